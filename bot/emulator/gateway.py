@@ -1,0 +1,216 @@
+"""Gateway (websocket) side of the emulator.
+
+One :class:`GatewaySession` per IDENTIFY. Events are numbered and kept, so a client that
+resumes (op 6) gets what it missed; a new IDENTIFY (e.g. a restarted bot) starts a fresh
+session and becomes the one that receives interactions. Frames are JSON TEXT frames: the
+client asks for ``compress=zlib-stream`` but only inflates BINARY frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+_log = logging.getLogger(__name__)
+
+HEARTBEAT_INTERVAL_MS = 41250
+
+OP_DISPATCH = 0
+OP_HEARTBEAT = 1
+OP_IDENTIFY = 2
+OP_RESUME = 6
+OP_RECONNECT = 7
+OP_REQUEST_MEMBERS = 8
+OP_INVALID_SESSION = 9
+OP_HELLO = 10
+OP_HEARTBEAT_ACK = 11
+
+INTENT_GUILD_MEMBERS = 1 << 1
+
+
+@dataclass
+class GatewaySession:
+    """A logical gateway session (survives socket drops for RESUME)."""
+
+    session_id: str
+    intents: int = 0
+    seq: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    ws: web.WebSocketResponse | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def connected(self) -> bool:
+        return self.ws is not None and not self.ws.closed
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        async with self.lock:
+            self.seq += 1
+            frame = {"op": OP_DISPATCH, "s": self.seq, "t": event, "d": data}
+            self.events.append(frame)
+            if len(self.events) > 1000:
+                del self.events[:-1000]
+            await self._send(frame)
+
+    async def _send(self, frame: dict[str, Any]) -> None:
+        ws = self.ws
+        if ws is None or ws.closed:
+            return
+        try:
+            await ws.send_str(json.dumps(frame))
+        except (ConnectionError, RuntimeError) as exc:  # peer gone: keep the event for RESUME
+            _log.debug("gateway send failed: %s", exc)
+
+
+class Gateway:
+    """Accepts websocket connections and routes dispatches to the current session."""
+
+    def __init__(self, server: FakeDiscord) -> None:
+        self.server = server
+        self.sessions: dict[str, GatewaySession] = {}
+        self.current: GatewaySession | None = None
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.identified = asyncio.Event()
+        self.on_identify: list[Callable[[GatewaySession], None]] = []
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event to the bot (buffered for RESUME if its socket is down)."""
+        if self.current is None:
+            _log.warning("no bot session; dropping %s", event)
+            return
+        await self.current.dispatch(event, data)
+
+    async def close_all(self, code: int = 1001) -> None:
+        for ws in list(self.sockets):
+            await ws.close(code=code, message=b"emulator stopping")
+
+    async def request_reconnect(self) -> None:
+        """Send op 7 (the client closes and RESUMEs); handy for resilience tests."""
+        if self.current is not None and self.current.ws is not None:
+            await self.current.ws.send_str(json.dumps({"op": OP_RECONNECT, "d": None}))
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        self.sockets.add(ws)
+        session: GatewaySession | None = None
+        try:
+            await ws.send_str(
+                json.dumps({"op": OP_HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            )
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(msg.data)
+                op = payload.get("op")
+                d = payload.get("d")
+                if op == OP_HEARTBEAT:
+                    await ws.send_str(json.dumps({"op": OP_HEARTBEAT_ACK, "d": None}))
+                elif op == OP_IDENTIFY:
+                    session = await self._identify(ws, d)
+                elif op == OP_RESUME:
+                    session = await self._resume(ws, d)
+                elif op == OP_REQUEST_MEMBERS and session is not None:
+                    await self._members_chunk(session, d)
+                # op 3 presence / op 4 voice state: ignored
+        finally:
+            self.sockets.discard(ws)
+            if session is not None and session.ws is ws:
+                session.ws = None
+        return ws
+
+    async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> GatewaySession | None:
+        token = str(d.get("token", ""))
+        if token.startswith("Bot "):
+            token = token[4:]
+        if not self.server.token_ok(token):
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        session = GatewaySession(session_id=secrets.token_hex(16), intents=int(d.get("intents", 0)), ws=ws)
+        old = self.current
+        self.sessions[session.session_id] = session
+        self.current = session
+        if old is not None and old.ws is not None and old.ws is not ws:
+            # Discord allows it, but two bots answering the same clicks would be a test bug.
+            _log.warning("a second bot identified while another is connected; the new one receives events")
+        world = self.server.world
+        app = world.app
+        await session.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": {**world.users[app.bot_user_id].to_json(), "verified": True, "mfa_enabled": False},
+                "session_id": session.session_id,
+                "resume_gateway_url": self.server.gateway_url,
+                "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+                "application": {"id": str(app.id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "user_settings": {},
+                "presences": [],
+                "geo_ordered_rtc_regions": [],
+                "guild_join_requests": [],
+                "shard": [0, 1],
+            },
+        )
+        for gid in list(world.guilds):
+            await session.dispatch("GUILD_CREATE", world.guild_create_json(gid))
+        self.identified.set()
+        for cb in list(self.on_identify):
+            cb(session)
+        return session
+
+    async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> GatewaySession | None:
+        session = self.sessions.get(str(d.get("session_id")))
+        if session is None or session is not self.current:
+            await ws.send_str(json.dumps({"op": OP_INVALID_SESSION, "d": False}))
+            return None
+        last = int(d.get("seq") or 0)
+        async with session.lock:
+            session.ws = ws
+            for frame in session.events:
+                if frame["s"] > last:
+                    await session._send(frame)
+            session.seq += 1
+            frame = {"op": OP_DISPATCH, "s": session.seq, "t": "RESUMED", "d": {}}
+            session.events.append(frame)
+            await session._send(frame)
+        return session
+
+    async def _members_chunk(self, session: GatewaySession, d: dict[str, Any]) -> None:
+        world = self.server.world
+        gid = int(d.get("guild_id", 0))
+        if gid not in world.guilds:
+            return
+        guild = world.guilds[gid]
+        user_ids = d.get("user_ids")
+        wanted = [int(u) for u in user_ids] if user_ids else list(guild.members)
+        query = str(d.get("query") or "").lower()
+        members = [
+            world.member_json(gid, uid)
+            for uid in wanted
+            if uid in guild.members and world.users[uid].name.lower().startswith(query)
+        ]
+        limit = int(d.get("limit") or 0)
+        if limit:
+            members = members[:limit]
+        payload: dict[str, Any] = {
+            "guild_id": str(gid),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if d.get("nonce") is not None:
+            payload["nonce"] = d["nonce"]
+        await session.dispatch("GUILD_MEMBERS_CHUNK", payload)

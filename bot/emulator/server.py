@@ -1,0 +1,791 @@
+"""``FakeDiscord``: a local Discord API (REST + gateway) for an unmodified discord.py client.
+
+Usage::
+
+    server = FakeDiscord()
+    await server.start()                 # 127.0.0.1, free port
+    gid = server.add_guild("Test")
+    chan = server.add_channel(gid, "games")
+    alice = server.add_user("alice")
+    point_discord_py_at(server.api_base)  # bot.emulator.connect
+    ...start the bot (use guild_ready_timeout=0.1)...
+    result = await server.user(alice).slash(chan, "game new", game="x")
+    await server.stop()
+
+Interactions behave like Discord's: the initial callback must come within 3 s, a second
+callback is rejected (40060), followups/edits work for 15 minutes. Everything the bot gets
+wrong that Discord would reject is appended to :attr:`FakeDiscord.errors` so a test can
+assert the list is empty; unknown routes go to :attr:`FakeDiscord.unhandled`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .gateway import Gateway
+from .model import (
+    DM,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    P_ATTACH_FILES,
+    P_EMBED_LINKS,
+    P_SEND_MESSAGES,
+    P_SEND_MESSAGES_IN_THREADS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    Command,
+    InteractionRecord,
+    StoredMessage,
+    World,
+)
+from .payloads import (
+    ApiError,
+    UploadedFile,
+    apply_message_payload,
+    invalid_form,
+    json_response,
+    no_content,
+    read_body,
+    validate_message,
+)
+
+if TYPE_CHECKING:
+    from .driver import UserSession
+
+_log = logging.getLogger(__name__)
+
+INTERACTION_ACK_SECONDS = 3.0
+INTERACTION_TOKEN_SECONDS = 15 * 60.0
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class FakeDiscord:
+    """The emulator: world model + aiohttp app serving ``/api/v10``, ``/gateway``, ``/attachments``.
+
+    Start with ``await FakeDiscord().start()`` (returns the instance) or ``async with FakeDiscord() as s``.
+    """
+
+    def __init__(
+        self,
+        *,
+        app_name: str = "Ironhost",
+        require_token: str | None = None,
+        ack_timeout: float = INTERACTION_ACK_SECONDS,
+        attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
+    ) -> None:
+        self.world = World(app_name)
+        self.require_token = require_token
+        self.ack_timeout = ack_timeout
+        self.attachment_size_limit = attachment_size_limit
+        #: Things Discord would have rejected or that went wrong (late acks, invalid bodies...).
+        self.errors: list[str] = []
+        #: Requests to routes the emulator does not implement: "METHOD /path".
+        self.unhandled: list[str] = []
+        #: Every REST request: (method, path, status).
+        self.requests: list[tuple[str, str, int]] = []
+        self.gateway = Gateway(self)
+        self._by_token: dict[str, InteractionRecord] = {}
+        self._runner: web.AppRunner | None = None
+        self._host = "127.0.0.1"
+        self._port = 0
+        self._inflight = 0
+        self._last_activity = time.monotonic()
+        self._timers: list[asyncio.TimerHandle] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> FakeDiscord:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._add_routes(app)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self._host = host
+        self._port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def stop(self) -> None:
+        """Close websockets first (cleanup would otherwise wait on them), then the app."""
+        for timer in self._timers:
+            timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._host}:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self._host}:{self._port}/gateway"
+
+    # ------------------------------------------------------------------ setup API
+    @property
+    def app_id(self) -> int:
+        return self.world.app.id
+
+    @property
+    def bot_user_id(self) -> int:
+        return self.world.app.bot_user_id
+
+    # Setup calls are synchronous; if a bot is already connected they also push the
+    # matching gateway event (GUILD_CREATE, CHANNEL_CREATE, ...) so its cache stays right.
+    def add_guild(self, name: str, **kwargs: Any) -> int:
+        gid = self.world.add_guild(name, **kwargs)
+        self._notify("GUILD_CREATE", lambda: self.world.guild_create_json(gid))
+        return gid
+
+    def add_channel(self, guild_id: int, name: str) -> int:
+        cid = self.world.add_channel(guild_id, name)
+        self._notify("CHANNEL_CREATE", lambda: self.world.channels[cid].to_json(self.world))
+        return cid
+
+    def add_user(self, name: str, *, dms_open: bool = True) -> int:
+        """A human user, member of every guild (existing and future) with @everyone permissions."""
+        uid = self.world.add_user(name, dms_open=dms_open)
+        for gid in self.world.guilds:
+            self._notify_member(gid, uid, "GUILD_MEMBER_ADD")
+        return uid
+
+    def add_member(self, guild_id: int, user_id: int, permissions: int = 0) -> None:
+        """Add (or re-add) a member; ``permissions`` are extra bits on top of @everyone."""
+        self._notify_new_roles(
+            guild_id, lambda: self.world.add_member(guild_id, user_id, permissions=permissions)
+        )
+        self._notify_member(guild_id, user_id, "GUILD_MEMBER_ADD")
+
+    def set_permissions(self, guild_id: int, user_id: int, permissions: int) -> None:
+        """Replace a member's extra permissions (e.g. ``1 << 4`` Manage Channels)."""
+        self._notify_new_roles(
+            guild_id, lambda: self.world.set_member_permissions(guild_id, user_id, permissions)
+        )
+        self._notify_member(guild_id, user_id, "GUILD_MEMBER_UPDATE")
+
+    def _notify_new_roles(self, guild_id: int, change: Callable[[], None]) -> None:
+        roles = self.world.guilds[guild_id].roles
+        before = set(roles)
+        change()
+        for rid in [r for r in roles if r not in before]:
+            self._notify(
+                "GUILD_ROLE_CREATE", lambda rid=rid: {"guild_id": str(guild_id), "role": roles[rid].to_json()}
+            )
+
+    def _notify_member(self, guild_id: int, user_id: int, event: str) -> None:
+        self._notify(event, lambda: {**self.world.member_json(guild_id, user_id), "guild_id": str(guild_id)})
+
+    def _notify(self, event: str, build: Callable[[], dict[str, Any]]) -> None:
+        if self.gateway.current is None:
+            return  # nothing connected yet: READY/GUILD_CREATE will carry it
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        task = loop.create_task(self.gateway.dispatch(event, build()))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def set_dms_open(self, user_id: int, is_open: bool) -> None:
+        self.world.users[user_id].dms_open = is_open
+
+    def token_ok(self, token: str) -> bool:
+        return self.require_token is None or token == self.require_token
+
+    # ------------------------------------------------------------------ inspection API
+    def user(self, user_id: int) -> UserSession:
+        from .driver import UserSession
+
+        return UserSession(self, user_id)
+
+    def message(self, message_id: int) -> StoredMessage:
+        return self.world.messages[message_id]
+
+    def public_messages(self, channel_id: int) -> list[StoredMessage]:
+        """What a spectator sees in a channel: every non-ephemeral message, oldest first."""
+        return [m for m in self.world.channel_messages(channel_id) if m.ephemeral_for is None]
+
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        return [c.to_json(self.app_id) for c in self.world.commands.values() if c.guild_id == guild_id]
+
+    def check(self) -> None:
+        """Raise AssertionError if anything went wrong that Discord would have rejected."""
+        problems = [*self.errors, *(f"unhandled route: {u}" for u in self.unhandled)]
+        if problems:
+            raise AssertionError("Discord emulator problems:\n  " + "\n  ".join(problems))
+
+    async def wait_for_bot(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until a bot has identified on the gateway."""
+        await asyncio.wait_for(self.gateway.identified.wait(), timeout)
+
+    async def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until the bot has made no REST request for ``quiet`` seconds (fan-out done)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = time.monotonic()
+            pending = any(
+                (r.callback_type is None and now - r.created_mono < self.ack_timeout)
+                or (r.callback_type == 5 and not r.produced.is_set())  # still "thinking"
+                for r in self.world.interactions.values()
+            )
+            if self._inflight == 0 and not pending and not self._tasks and now - self._last_activity >= quiet:
+                return
+            if now > deadline:
+                raise TimeoutError(f"bot not idle after {timeout}s")
+            await asyncio.sleep(quiet / 3)
+
+    # ------------------------------------------------------------------ interactions (driver side)
+    async def dispatch_interaction(self, rec: InteractionRecord, payload: dict[str, Any]) -> None:
+        self.world.interactions[rec.id] = rec
+        self._by_token[rec.token] = rec
+        rec.created_mono = time.monotonic()
+        self._last_activity = rec.created_mono
+        loop = asyncio.get_running_loop()
+        self._timers.append(loop.call_later(self.ack_timeout, self._check_acked, rec))
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+
+    def _check_acked(self, rec: InteractionRecord) -> None:
+        if rec.callback_type is None:
+            self.errors.append(
+                f"interaction {rec.name!r} (id {rec.id}) was not acknowledged within {self.ack_timeout:g} s"
+            )
+
+    def new_interaction_token(self) -> str:
+        return "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
+
+    # ------------------------------------------------------------------ HTTP plumbing
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == "/gateway":  # long-lived; not "activity"
+            return await handler(request)
+        self._inflight += 1
+        self._last_activity = time.monotonic()
+        path = request.path
+        try:
+            if (
+                path.startswith("/api/")
+                and self.require_token is not None
+                and self._needs_auth(path)
+                and request.headers.get("Authorization") != f"Bot {self.require_token}"
+            ):
+                raise ApiError(401, 0, "401: Unauthorized")
+            try:
+                resp = await handler(request)
+            except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+                self.unhandled.append(f"{request.method} {path}")
+                resp = json_response({"message": "404: Not Found", "code": 0}, 404)
+        except ApiError as exc:
+            if exc.status in (400, 413) or exc.code in (10062, 40060, 10015, 50027):
+                self.errors.append(f"{request.method} {path} -> {exc.status} {exc.code} {exc.message}")
+            resp = json_response(exc.body(), exc.status)
+        except Exception as exc:  # an emulator bug or a body it cannot parse
+            _log.exception("emulator failed on %s %s", request.method, path)
+            self.errors.append(f"{request.method} {path} -> emulator exception {exc!r}")
+            # 400, not 500: discord.py retries 5xx with back-off, which would only slow the test.
+            resp = json_response({"message": f"emulator exception: {exc!r}", "code": 0}, 400)
+        finally:
+            self._inflight -= 1
+            self._last_activity = time.monotonic()
+        self.requests.append((request.method, path, resp.status))
+        return resp
+
+    @staticmethod
+    def _needs_auth(path: str) -> bool:
+        return not (path.startswith("/api/v10/interactions/") or path.startswith("/api/v10/webhooks/"))
+
+    def _add_routes(self, app: web.Application) -> None:
+        r = app.router
+        api = "/api/v10"
+        r.add_get("/gateway", self.gateway.handle)
+        r.add_get("/attachments/{aid}/{filename}", self._get_attachment)
+        r.add_get(api + "/gateway", self._get_gateway)
+        r.add_get(api + "/gateway/bot", self._get_gateway_bot)
+        r.add_get(api + "/users/@me", self._get_me)
+        r.add_get(api + "/users/{uid}", self._get_user)
+        r.add_post(api + "/users/@me/channels", self._create_dm)
+        r.add_get(api + "/oauth2/applications/@me", self._get_application)
+        r.add_get(api + "/applications/@me", self._get_application)
+        for prefix in ("/applications/{app}", "/applications/{app}/guilds/{gid}"):
+            r.add_get(api + prefix + "/commands", self._get_commands)
+            r.add_put(api + prefix + "/commands", self._put_commands)
+            r.add_post(api + prefix + "/commands", self._post_command)
+            r.add_delete(api + prefix + "/commands/{cid}", self._delete_command)
+        r.add_get(api + "/guilds/{gid}", self._get_guild)
+        r.add_get(api + "/guilds/{gid}/channels", self._get_guild_channels)
+        r.add_get(api + "/guilds/{gid}/roles", self._get_guild_roles)
+        r.add_get(api + "/guilds/{gid}/members/{uid}", self._get_member)
+        r.add_get(api + "/channels/{cid}", self._get_channel)
+        r.add_post(api + "/channels/{cid}/typing", self._typing)
+        r.add_get(api + "/channels/{cid}/messages", self._list_messages)
+        r.add_post(api + "/channels/{cid}/messages", self._post_message)
+        r.add_get(api + "/channels/{cid}/messages/{mid}", self._get_message)
+        r.add_patch(api + "/channels/{cid}/messages/{mid}", self._patch_message)
+        r.add_delete(api + "/channels/{cid}/messages/{mid}", self._delete_message)
+        r.add_post(api + "/channels/{cid}/threads", self._create_thread)
+        r.add_post(api + "/channels/{cid}/messages/{mid}/threads", self._create_thread)
+        r.add_put(api + "/channels/{cid}/thread-members/{uid}", self._thread_member)
+        r.add_put(api + "/channels/{cid}/thread-members/@me", self._thread_member)
+        r.add_post(api + "/interactions/{iid}/{token}/callback", self._callback)
+        r.add_post(api + "/webhooks/{app}/{token}", self._followup)
+        r.add_get(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_get)
+        r.add_patch(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_patch)
+        r.add_delete(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_delete)
+
+    # ------------------------------------------------------------------ helpers
+    def _attachment_url(self) -> str:
+        return self.base_url + "/attachments/{id}/{filename}"
+
+    def _channel(self, request: web.Request) -> Any:
+        cid = int(request.match_info["cid"])
+        channel = self.world.channels.get(cid)
+        if channel is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _bot_message(self, request: web.Request) -> StoredMessage:
+        channel = self._channel(request)
+        msg = self.world.messages.get(int(request.match_info["mid"]))
+        # Bots never see ephemeral messages through channel endpoints.
+        if msg is None or msg.deleted or msg.channel_id != channel.id or msg.ephemeral_for is not None:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    def _build(
+        self, base: StoredMessage, payload: dict[str, Any], files: list[UploadedFile], *, creating: bool
+    ) -> StoredMessage:
+        msg = apply_message_payload(
+            self.world, base, payload, files, attachment_url=self._attachment_url(), creating=creating
+        )
+        if not creating:
+            msg.flags &= ~FLAG_LOADING
+            msg.edited_timestamp = None if base.loading else time.time()
+            msg.edits = base.edits + 1
+        validate_message(msg, self.attachment_size_limit)
+        return msg
+
+    def _new_message(self, channel_id: int, **kwargs: Any) -> StoredMessage:
+        channel = self.world.channels[channel_id]
+        return StoredMessage(
+            id=self.world.snowflake(),
+            channel_id=channel_id,
+            guild_id=channel.guild_id,
+            author_id=self.bot_user_id,
+            **kwargs,
+        )
+
+    def _store(self, msg: StoredMessage) -> StoredMessage:
+        self.world.messages[msg.id] = msg
+        return msg
+
+    def _check_bot_can_post(self, channel: Any, msg: StoredMessage) -> None:
+        if channel.type == DM:
+            if not self.world.users[channel.recipient_id].dms_open:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+            return
+        perms = self.world.permissions(channel.guild_id, self.bot_user_id)
+        needed = (
+            P_SEND_MESSAGES_IN_THREADS if channel.type in (PUBLIC_THREAD, PRIVATE_THREAD) else P_SEND_MESSAGES
+        )
+        if msg.attachments:
+            needed |= P_ATTACH_FILES
+        if msg.embeds:
+            needed |= P_EMBED_LINKS
+        if perms & needed != needed:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    # ------------------------------------------------------------------ misc routes
+    async def _get_attachment(self, request: web.Request) -> web.StreamResponse:
+        att = self.world.attachments.get(int(request.match_info["aid"]))
+        if att is None:
+            raise ApiError(404, 0, "404: Not Found")
+        return web.Response(
+            body=att.data, headers={"Content-Type": att.content_type or "application/octet-stream"}
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.gateway_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        user = self.world.users[self.bot_user_id].to_json()
+        return json_response({**user, "verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.world.users.get(int(request.match_info["uid"]))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(user.to_json())
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        payload, _ = await read_body(request)
+        uid = int(payload.get("recipient_id", 0))
+        if uid not in self.world.users:
+            raise ApiError(400, 50033, "Invalid Recipient(s)")
+        return json_response(self.world.dm_channel(uid).to_json(self.world))
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        app = self.world.app
+        return json_response(
+            {
+                "id": str(app.id),
+                "name": app.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "owner": self.world.users[app.owner_id].to_json(),
+                "team": None,
+                "flags": 0,
+                "bot": self.world.users[app.bot_user_id].to_json(),
+            }
+        )
+
+    # ------------------------------------------------------------------ commands
+    def _command_scope(self, request: web.Request) -> int | None:
+        if int(request.match_info["app"]) != self.app_id:
+            raise ApiError(404, 10002, "Unknown Application")
+        gid = request.match_info.get("gid")
+        if gid is None:
+            return None
+        if int(gid) not in self.world.guilds:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return int(gid)
+
+    def _upsert_command(self, guild_id: int | None, payload: dict[str, Any]) -> Command:
+        ctype = int(payload.get("type", 1))
+        for cmd in self.world.commands.values():
+            if (
+                cmd.guild_id == guild_id
+                and cmd.name == payload["name"]
+                and int(cmd.payload.get("type", 1)) == ctype
+            ):
+                cmd.payload = payload
+                return cmd
+        cmd = Command(id=self.world.snowflake(), guild_id=guild_id, payload=payload)
+        self.world.commands[cmd.id] = cmd
+        return cmd
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        return json_response(self.commands(self._command_scope(request)))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        gid = self._command_scope(request)
+        payload, _ = await read_body(request)
+        items = payload.get("_list", [])
+        if len(items) > 100:
+            raise invalid_form("commands", "Must be 100 or fewer in length.")
+        keep = [self._upsert_command(gid, item) for item in items]
+        keep_ids = {c.id for c in keep}
+        for cid in [c.id for c in self.world.commands.values() if c.guild_id == gid and c.id not in keep_ids]:
+            del self.world.commands[cid]
+        return json_response([c.to_json(self.app_id) for c in keep])
+
+    async def _post_command(self, request: web.Request) -> web.Response:
+        gid = self._command_scope(request)
+        payload, _ = await read_body(request)
+        return json_response(self._upsert_command(gid, payload).to_json(self.app_id), 201)
+
+    async def _delete_command(self, request: web.Request) -> web.Response:
+        self._command_scope(request)
+        self.world.commands.pop(int(request.match_info["cid"]), None)
+        return no_content()
+
+    # ------------------------------------------------------------------ guilds / channels
+    def _guild(self, request: web.Request) -> Any:
+        guild = self.world.guilds.get(int(request.match_info["gid"]))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        data = self.world.guild_create_json(guild.id)
+        for key in ("channels", "threads", "members", "presences", "voice_states", "joined_at", "large"):
+            data.pop(key, None)
+        data["approximate_member_count"] = len(guild.members)
+        return json_response(data)
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        return json_response([self.world.channels[c].to_json(self.world) for c in guild.channel_ids])
+
+    async def _get_guild_roles(self, request: web.Request) -> web.Response:
+        return json_response([r.to_json() for r in self._guild(request).roles.values()])
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        uid = int(request.match_info["uid"])
+        if uid not in guild.members:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(self.world.member_json(guild.id, uid))
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self._channel(request).to_json(self.world))
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        self._channel(request)
+        return no_content()
+
+    async def _create_thread(self, request: web.Request) -> web.Response:
+        parent = self._channel(request)
+        if parent.guild_id is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        payload, _ = await read_body(request)
+        ctype = int(payload.get("type", PUBLIC_THREAD))
+        if "mid" in request.match_info:
+            self._bot_message(request)
+            ctype = PUBLIC_THREAD
+        name = str(payload.get("name", "thread"))
+        if not 1 <= len(name) <= 100:
+            raise invalid_form("name", "Must be between 1 and 100 in length.")
+        cid = self.world.add_channel(parent.guild_id, name, type=ctype, parent_id=parent.id)
+        data = self.world.channels[cid].to_json(self.world)
+        await self.gateway.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        return json_response(data, 201)
+
+    async def _thread_member(self, request: web.Request) -> web.Response:
+        self._channel(request)
+        return no_content()
+
+    # ------------------------------------------------------------------ channel messages
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        limit = int(request.query.get("limit", 50))
+        before = int(request.query.get("before", 0)) or None
+        after = int(request.query.get("after", 0)) or None
+        msgs = self.public_messages(channel.id)
+        if before:
+            msgs = [m for m in msgs if m.id < before]
+        if after:
+            msgs = [m for m in msgs if m.id > after]
+        msgs = sorted(msgs, key=lambda m: m.id, reverse=True)[:limit]
+        return json_response([m.to_json(self.world) for m in msgs])
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        payload, files = await read_body(request)
+        if int(payload.get("flags") or 0) & FLAG_EPHEMERAL:
+            raise invalid_form("flags", "Ephemeral messages can only be sent as interaction responses")
+        msg = self._build(self._new_message(channel.id), payload, files, creating=True)
+        if payload.get("message_reference"):
+            msg.message_type = 19
+        self._check_bot_can_post(channel, msg)
+        return json_response(self._store(msg).to_json(self.world))
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        return json_response(self._bot_message(request).to_json(self.world))
+
+    async def _patch_message(self, request: web.Request) -> web.Response:
+        old = self._bot_message(request)
+        if old.author_id != self.bot_user_id:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        payload, files = await read_body(request)
+        msg = self._store(self._build(old, payload, files, creating=False))
+        return json_response(msg.to_json(self.world))
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        self._bot_message(request).deleted = True
+        return no_content()
+
+    # ------------------------------------------------------------------ interaction callback
+    async def _callback(self, request: web.Request) -> web.Response:
+        rec = self.world.interactions.get(int(request.match_info["iid"]))
+        if rec is None or rec.token != request.match_info["token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        payload, files = await read_body(request)
+        now = time.monotonic()
+        if rec.callback_type is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if now - rec.created_mono > self.ack_timeout:
+            raise ApiError(
+                404,
+                10062,
+                f"Unknown interaction (callback {now - rec.created_mono:.2f}s after the interaction)",
+            )
+        ctype = int(payload.get("type", 0))
+        data = payload.get("data") or {}
+        msg = self._apply_callback(rec, ctype, data, files)
+        rec.callback_type = ctype
+        rec.callback_mono = now
+        rec.callback_data = data
+        rec.acked.set()
+        if ctype not in (5, 6):
+            rec.produced.set()
+
+        inter: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
+        body: dict[str, Any] = {"interaction": inter}
+        if msg is not None:
+            inter.update(
+                response_message_id=str(msg.id),
+                response_message_loading=msg.loading,
+                response_message_ephemeral=msg.ephemeral,
+            )
+            body["resource"] = {"type": ctype, "message": msg.to_json(self.world)}
+        elif ctype not in (1, 6):
+            body["resource"] = {"type": ctype}
+        return json_response(body)
+
+    def _apply_callback(
+        self, rec: InteractionRecord, ctype: int, data: dict[str, Any], files: list[UploadedFile]
+    ) -> StoredMessage | None:
+        """Validate and perform one callback; returns the message created/updated, if any."""
+        is_component = rec.type == 3 or (rec.type == 5 and rec.source_message_id is not None)
+        if rec.type == 4 and ctype != 8:
+            raise invalid_form("type", "Autocomplete interactions only accept type 8")
+        if ctype == 1:
+            return None
+        if ctype == 4 or ctype == 5:
+            base = self._new_message(
+                rec.channel_id,
+                interaction_id=rec.id,
+                webhook_id=self.app_id,
+                message_type=20 if rec.type == 2 else 0,
+            )
+            if ctype == 5:
+                base.flags = FLAG_LOADING | (int(data.get("flags") or 0) & FLAG_EPHEMERAL)
+                msg = base
+            else:
+                msg = self._build(base, data, files, creating=True)
+            if msg.ephemeral:
+                msg.ephemeral_for = rec.user_id
+            self._store(msg)
+            rec.original_message_id = msg.id
+            rec.message_ids.append(msg.id)
+            return msg
+        if ctype in (6, 7):
+            if not is_component or rec.source_message_id is None:
+                raise invalid_form("type", f"Callback type {ctype} is only valid for component interactions")
+            rec.original_message_id = rec.source_message_id
+            if ctype == 6:
+                return None
+            msg = self._store(
+                self._build(self.world.messages[rec.source_message_id], data, files, creating=False)
+            )
+            rec.message_ids.append(msg.id)
+            return msg
+        if ctype == 8:
+            if rec.type != 4:
+                raise invalid_form("type", "Type 8 is only valid for autocomplete interactions")
+            choices = list(data.get("choices") or [])
+            if len(choices) > 25:
+                raise invalid_form("data.choices", "Must be 25 or fewer in length.")
+            for i, choice in enumerate(choices):
+                if not 1 <= len(str(choice.get("name", ""))) <= 100:
+                    raise invalid_form(f"data.choices.{i}.name", "Must be between 1 and 100 in length.")
+            rec.choices = choices
+            return None
+        if ctype == 9:
+            if rec.type == 5:
+                raise invalid_form("type", "A modal cannot answer a modal submit")
+            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
+                raise invalid_form("data", "A modal needs custom_id, title and components")
+            if len(str(data["title"])) > 45:
+                raise invalid_form("data.title", "Must be 45 or fewer in length.")
+            rec.modal = data
+            return None
+        raise invalid_form("type", f"Unknown interaction callback type {ctype}")
+
+    # ------------------------------------------------------------------ webhooks (followups)
+    def _webhook_interaction(self, request: web.Request) -> InteractionRecord:
+        rec = self._by_token.get(request.match_info["token"])
+        if rec is None or int(request.match_info["app"]) != self.app_id:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - rec.created_mono > INTERACTION_TOKEN_SECONDS:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if rec.callback_type is None:
+            raise ApiError(404, 10015, "Unknown Webhook (interaction not acknowledged yet)")
+        return rec
+
+    def _webhook_message(self, request: web.Request, rec: InteractionRecord) -> StoredMessage:
+        mid_raw = request.match_info["mid"]
+        mid = rec.original_message_id if mid_raw == "@original" else int(mid_raw)
+        allowed = set(rec.message_ids) | ({rec.original_message_id} if rec.original_message_id else set())
+        msg = self.world.messages.get(mid) if mid is not None else None
+        if msg is None or msg.deleted or mid not in allowed:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        rec = self._webhook_interaction(request)
+        payload, files = await read_body(request)
+        original = self.world.messages.get(rec.original_message_id or 0)
+        if rec.callback_type == 5 and original is not None and original.loading:
+            # Discord: the first followup after a "thinking" defer replaces the placeholder
+            # and keeps the defer's ephemeral-ness whatever the followup's flags say.
+            msg = self._store(self._build(original, payload, files, creating=False))
+            msg.edited_timestamp = None
+        else:
+            channel = self.world.channels[rec.channel_id]
+            base = self._new_message(channel.id, interaction_id=rec.id, webhook_id=self.app_id)
+            msg = self._build(base, payload, files, creating=True)
+            if msg.ephemeral:
+                msg.ephemeral_for = rec.user_id
+            self._store(msg)
+            rec.message_ids.append(msg.id)
+        rec.produced.set()
+        if request.query.get("wait", "false").lower() in ("1", "true"):
+            return json_response(msg.to_json(self.world))
+        return no_content()
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        rec = self._webhook_interaction(request)
+        return json_response(self._webhook_message(request, rec).to_json(self.world))
+
+    async def _webhook_patch(self, request: web.Request) -> web.Response:
+        rec = self._webhook_interaction(request)
+        old = self._webhook_message(request, rec)
+        payload, files = await read_body(request)
+        msg = self._store(self._build(old, payload, files, creating=False))
+        if msg.id not in rec.message_ids:
+            rec.message_ids.append(msg.id)
+        rec.produced.set()
+        return json_response(msg.to_json(self.world))
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        rec = self._webhook_interaction(request)
+        self._webhook_message(request, rec).deleted = True
+        rec.produced.set()
+        return no_content()

@@ -1,0 +1,474 @@
+"""Persistence: every game, seat, move and posted message, in SQLite through aiosqlite.
+
+All SQL of the bot lives here. A move is one transaction that appends to the action log and moves
+the snapshot from version v to v+1 only if it is still at v, so two racing clicks, a retried
+interaction or a second process can never apply a move twice. The log plus the game's seed replays
+any game, which is how a snapshot is checked and how a game survives a bug in a later version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
+from enum import StrEnum
+from importlib import resources
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import aiosqlite
+from pydantic import BaseModel
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+class GameRecord(BaseModel):
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    options: dict[str, Any]
+    seed: int
+    version: int
+    state: str | None
+    result: str | None
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+
+class SeatRecord(BaseModel):
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+    dm_closed: bool
+
+
+class ActionRecord(BaseModel):
+    game_id: int
+    version: int
+    seat: int
+    user_id: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    interaction_id: int | None
+    created_at: str
+
+
+class MoveConflict(Exception):
+    """The game moved on (another move was committed first); nothing was written."""
+
+
+class DuplicateInteraction(Exception):
+    """This interaction was already applied; nothing was written."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has an open game."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _serialized(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """One statement or transaction at a time on the shared connection.
+
+    aiosqlite runs one connection on one thread; without this, a coroutine's statement could land
+    inside another coroutine's open transaction and be rolled back with it.
+    """
+
+    @functools.wraps(method)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        self = args[0]
+        async with self._lock:  # type: ignore[attr-defined]
+            return await method(*args, **kwargs)
+
+    return wrapper
+
+
+def _migrations() -> list[tuple[int, str]]:
+    folder = resources.files("bot") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Store:
+    """One SQLite file in WAL mode; open with `await Store.open(path)`."""
+
+    def __init__(self, db: aiosqlite.Connection, now: Callable[[], str] = utc_now) -> None:
+        self._db = db
+        self._now = now
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, *, now: Callable[[], str] = utc_now) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=10000")
+        store = cls(db, now)
+        await store.migrate()
+        return store
+
+    @_serialized
+    async def close(self) -> None:
+        await self._db.close()
+
+    # ---- schema -------------------------------------------------------------------------
+    async def schema_version(self) -> int:
+        await self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with self._db.execute("SELECT MAX(version) FROM schema_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0] or 0)
+
+    @_serialized
+    async def migrate(self) -> int:
+        """Apply every numbered migration newer than the file's version, each in its own transaction."""
+        current = await self.schema_version()
+        for number, sql in _migrations():
+            if number <= current:
+                continue
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                # executescript would commit on its own; run statement by statement inside our transaction.
+                for statement in _split_sql(sql):
+                    await self._db.execute(statement)
+                await self._db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            current = number
+        return current
+
+    # ---- games --------------------------------------------------------------------------
+    @_serialized
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any],
+        seed: int,
+    ) -> GameRecord:
+        now = self._now()
+        async with self._transaction():
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, seed, created_at,"
+                    " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (kind, guild_id, channel_id, host_id, json.dumps(options), seed, now, now),
+                )
+            except sqlite3.IntegrityError:
+                raise ChannelBusy from None
+            game_id = cursor.lastrowid
+            await self._db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                (game_id, host_id, host_name),
+            )
+        record = await self._fetch_game(game_id)
+        assert record is not None
+        return record
+
+    @_serialized
+    async def game(self, game_id: int) -> GameRecord | None:
+        return await self._fetch_game(game_id)
+
+    async def _fetch_game(self, game_id: int) -> GameRecord | None:
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return _game(row) if row else None
+
+    @_serialized
+    async def open_game_in(self, channel_id: int) -> GameRecord | None:
+        async with self._db.execute(
+            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _game(row) if row else None
+
+    @_serialized
+    async def latest_game_in(self, channel_id: int) -> GameRecord | None:
+        async with self._db.execute(
+            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _game(row) if row else None
+
+    @_serialized
+    async def games_of_user(self, user_id: int, statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRecord]:
+        wanted = list(statuses)
+        marks = ",".join("?" for _ in wanted)
+        async with self._db.execute(
+            f"SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks})"
+            " ORDER BY g.updated_at DESC",
+            (user_id, *wanted),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_game(row) for row in rows]
+
+    @_serialized
+    async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
+        await self._db.execute(
+            "UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+            (json.dumps(options), self._now(), game_id),
+        )
+
+    @_serialized
+    async def start_game(self, game_id: int, state: str) -> bool:
+        """Lobby -> active with the initial snapshot at version 0. False if it was not in the lobby."""
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "UPDATE games SET status = 'active', state = ?, version = 0, updated_at = ?"
+                " WHERE id = ? AND status = 'lobby'",
+                (state, self._now(), game_id),
+            )
+            return cursor.rowcount == 1
+
+    @_serialized
+    async def set_status(self, game_id: int, status: GameStatus, *, result: str | None = None) -> bool:
+        finished = self._now() if status in (GameStatus.FINISHED, GameStatus.ABANDONED) else None
+        cursor = await self._db.execute(
+            "UPDATE games SET status = ?, result = COALESCE(?, result), finished_at = ?, updated_at = ?"
+            " WHERE id = ? AND status IN ('lobby', 'active')",
+            (status.value, result, finished, self._now(), game_id),
+        )
+        return cursor.rowcount == 1
+
+    # ---- seats --------------------------------------------------------------------------
+    @_serialized
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        async with self._db.execute(
+            "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [SeatRecord(**dict(row)) for row in rows]
+
+    @_serialized
+    async def add_seat(self, game_id: int, user_id: int, name: str, max_players: int) -> int | None:
+        """Seat the user at the next free seat; None if the game is full or not in its lobby."""
+        async with self._transaction():
+            async with self._db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cursor:
+                row = await cursor.fetchone()
+            if row is None or row[0] != GameStatus.LOBBY:
+                return None
+            async with self._db.execute("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)) as cursor:
+                (count,) = await cursor.fetchone()
+            if count >= max_players:
+                return None
+            try:
+                await self._db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                    (game_id, count, user_id, name),
+                )
+            except sqlite3.IntegrityError:
+                return None
+            return int(count)
+
+    @_serialized
+    async def remove_seat(self, game_id: int, user_id: int) -> bool:
+        """Leave a lobby; later seats move up so seat numbers stay 0..n-1."""
+        async with self._transaction():
+            async with self._db.execute(
+                "SELECT s.seat FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.game_id = ? AND s.user_id = ? AND g.status = 'lobby'",
+                (game_id, user_id),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return False
+            await self._db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            # Two steps through negative numbers so the primary key never collides mid-update.
+            await self._db.execute(
+                "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat > ?", (game_id, row[0])
+            )
+            await self._db.execute(
+                "UPDATE seats SET seat = -seat - 2 WHERE game_id = ? AND seat < 0", (game_id,)
+            )
+            return True
+
+    @_serialized
+    async def set_dm_closed(self, game_id: int, user_id: int, closed: bool) -> bool:
+        """Record whether DMs to this seat fail; True if that changed (so the notice is posted once)."""
+        cursor = await self._db.execute(
+            "UPDATE seats SET dm_closed = ? WHERE game_id = ? AND user_id = ? AND dm_closed != ?",
+            (int(closed), game_id, user_id, int(closed)),
+        )
+        return cursor.rowcount == 1
+
+    # ---- moves --------------------------------------------------------------------------
+    @_serialized
+    async def commit_move(
+        self,
+        game: GameRecord,
+        *,
+        seat: int,
+        user_id: int,
+        action: dict[str, Any],
+        events: list[dict[str, Any]],
+        state: str,
+        interaction_id: int | None,
+        finished_result: str | None = None,
+    ) -> int:
+        """Append the move at game.version + 1 and move the snapshot there; returns the new version.
+
+        Raises DuplicateInteraction if this interaction was already applied, MoveConflict if the game
+        is no longer at `game.version` (another move won the race).
+        """
+        new_version = game.version + 1
+        now = self._now()
+        async with self._transaction():
+            if interaction_id is not None:
+                async with self._db.execute(
+                    "SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)
+                ) as cursor:
+                    if await cursor.fetchone():
+                        raise DuplicateInteraction
+            status = "finished" if finished_result is not None else "active"
+            cursor = await self._db.execute(
+                "UPDATE games SET version = ?, state = ?, status = ?, result = ?, updated_at = ?,"
+                " finished_at = CASE WHEN ? = 'finished' THEN ? ELSE finished_at END"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (new_version, state, status, finished_result, now, status, now, game.id, game.version),
+            )
+            if cursor.rowcount != 1:
+                raise MoveConflict
+            await self._db.execute(
+                "INSERT INTO actions (game_id, version, seat, user_id, action, events, interaction_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game.id,
+                    new_version,
+                    seat,
+                    user_id,
+                    json.dumps(action),
+                    json.dumps(events),
+                    interaction_id,
+                    now,
+                ),
+            )
+        return new_version
+
+    @_serialized
+    async def actions(self, game_id: int, *, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
+        sql = "SELECT * FROM actions WHERE game_id = ? AND version > ? ORDER BY version"
+        params: tuple[Any, ...] = (game_id, since)
+        if limit is not None:
+            sql = (
+                "SELECT * FROM (SELECT * FROM actions WHERE game_id = ? AND version > ? ORDER BY version DESC"
+                " LIMIT ?) ORDER BY version"
+            )
+            params = (game_id, since, limit)
+        async with self._db.execute(sql, params) as cursor:
+            rows = await cursor.fetchall()
+        return [
+            ActionRecord(
+                **{**dict(row), "action": json.loads(row["action"]), "events": json.loads(row["events"])}
+            )
+            for row in rows
+        ]
+
+    # ---- messages, votes, settings ----------------------------------------------------------
+    @_serialized
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, version: int
+    ) -> None:
+        await self._db.execute(
+            "INSERT INTO messages (game_id, kind, channel_id, message_id, version) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, version = excluded.version",
+            (game_id, kind, channel_id, message_id, version),
+        )
+
+    @_serialized
+    async def message(self, game_id: int, kind: str) -> tuple[int, int, int] | None:
+        async with self._db.execute(
+            "SELECT channel_id, message_id, version FROM messages WHERE game_id = ? AND kind = ?",
+            (game_id, kind),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    @_serialized
+    async def add_vote(self, game_id: int, kind: str, user_id: int) -> set[int]:
+        await self._db.execute(
+            "INSERT OR IGNORE INTO votes (game_id, kind, user_id) VALUES (?, ?, ?)", (game_id, kind, user_id)
+        )
+        async with self._db.execute(
+            "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+        ) as cursor:
+            return {row[0] for row in await cursor.fetchall()}
+
+    @_serialized
+    async def get_setting(self, key: str) -> str | None:
+        async with self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    @_serialized
+    async def set_setting(self, key: str, value: str) -> None:
+        await self._db.execute(
+            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # ---- helpers --------------------------------------------------------------------------
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE takes the write lock at once, so a second process waits instead of failing late."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def __aenter__(self) -> None:
+        await self._db.execute("BEGIN IMMEDIATE")
+
+    async def __aexit__(self, exc_type: object, exc: object, tb: object) -> None:
+        await self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+def _game(row: aiosqlite.Row) -> GameRecord:
+    data = dict(row)
+    data["options"] = json.loads(data["options"])
+    return GameRecord(**data)
+
+
+def _split_sql(script: str) -> list[str]:
+    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
+    return [statement.strip() for statement in "\n".join(lines).split(";") if statement.strip()]

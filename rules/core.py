@@ -1,0 +1,316 @@
+"""The contract every game implements, and the small pieces they share.
+
+The bot never knows a game's rules: it asks the game who must act, which choices each seat has,
+applies what a seat picked, and shows views. Everything here is pure: no Discord, no I/O, no clock
+and no global random, so `setup(seed)` plus the action log replays any game exactly.
+
+A game subclasses `Game` and fills the underscore hooks; the public methods around them do the
+checks every game needs (game over, whose turn, parsing) so no game can forget them.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, MutableSequence, Sequence
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+Seat = int
+"""A seat is its index in the game's player list (0 = first player to join)."""
+
+
+class Rejection(StrEnum):
+    """Why an action was refused, so the bot can word each cause its own way."""
+
+    ILLEGAL = "illegal"
+    """The action is well formed but the rules do not allow it now."""
+    NOT_YOUR_TURN = "not_your_turn"
+    GAME_OVER = "game_over"
+    MALFORMED = "malformed"
+    """The action could not be read at all (bad JSON, unknown field, out-of-range value)."""
+    BAD_OPTIONS = "bad_options"
+
+
+class RuleError(Exception):
+    """A refusal with a sentence a player understands; the state it was raised from is untouched."""
+
+    def __init__(self, message: str, reason: Rejection = Rejection.ILLEGAL) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+
+
+class MalformedAction(RuleError):
+    """The action could not be parsed: a client or typing problem rather than a rules problem."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, Rejection.MALFORMED)
+
+
+class Model(BaseModel):
+    """Base for states, actions, events and views: strict about unknown fields, JSON round-trippable."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Rng(Model):
+    """A seeded generator that lives inside the game state.
+
+    Each draw builds a fresh `random.Random` from (seed, counter) and advances the counter, so the
+    state alone says what the next shuffle or die roll will be and replays are exact.
+    """
+
+    seed: int
+    counter: int = 0
+
+    def _next(self) -> random.Random:
+        generator = random.Random(f"{self.seed}/{self.counter}")
+        self.counter += 1
+        return generator
+
+    def randint(self, low: int, high: int) -> int:
+        return self._next().randint(low, high)
+
+    def die(self, sides: int = 6) -> int:
+        return self.randint(1, sides)
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        if not items:
+            raise ValueError("choice from an empty sequence")
+        return items[self._next().randrange(len(items))]
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        self._next().shuffle(items)
+
+    def shuffled(self, items: Sequence[Any]) -> list[Any]:
+        copy = list(items)
+        self.shuffle(copy)
+        return copy
+
+
+class OptionSpec(Model):
+    """One lobby option of a game; the bot builds its lobby controls from these."""
+
+    name: str
+    label: str
+    kind: Literal["bool", "int", "choice"]
+    default: bool | int | str
+    description: str = ""
+    choices: list[str] = Field(default_factory=list)
+    min: int | None = None
+    max: int | None = None
+
+
+class GameInfo(Model):
+    """Facts about a game declared once: the bot and the tests read them instead of guessing."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    summary: str
+    hidden_information: bool
+    randomness: bool
+    simultaneous: bool
+    """Some steps ask several seats at once (secret bids, simultaneous purchases)."""
+    options: tuple[OptionSpec, ...] = ()
+
+
+class Choice(Model):
+    """One thing a seat may do now, as the bot offers it (button, select option, autocomplete)."""
+
+    key: str = Field(max_length=60)
+    """Stable, short and unique among the seat's current choices; it travels in button ids."""
+    label: str = Field(max_length=100)
+    action: dict[str, Any]
+    """The action as JSON, exactly what `apply` receives when this choice is picked."""
+    group: str = ""
+    """Choices with the same group are offered together (one select menu, one heading)."""
+    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+
+
+class Event(Model):
+    """What a move did, one line each; public by default, with lines only one seat may read."""
+
+    text: str
+    private: dict[Seat, str] = Field(default_factory=dict)
+    reveals: bool = False
+    """True when hidden information or randomness came out (a draw, a die): such moves cannot be undone."""
+
+
+class Result(Model):
+    """The end of a game: scores, the order with tie-breaks applied, and why."""
+
+    scores: dict[Seat, int]
+    ranking: list[list[Seat]]
+    """Places best first; seats sharing a place after every tie-break share a list."""
+    reason: str
+    """How the winner was decided, e.g. 'Mary wins with 41 VP; Sam and Julia tie on VP, Sam has more coins'."""
+    breakdown: dict[Seat, dict[str, int]] = Field(default_factory=dict)
+
+    @property
+    def winners(self) -> list[Seat]:
+        return self.ranking[0] if self.ranking else []
+
+
+class View(Model):
+    """What one seat (or, with seat None, a spectator) may know. Channel posts and images come from here."""
+
+    game: str
+    seat: Seat | None
+    players: list[str]
+    to_act: list[Seat]
+    headline: str
+    """One line saying where the game is, e.g. 'Round 3 - Bidding - Mary to bid'."""
+    finished: bool = False
+
+
+class Applied(Model):
+    """The outcome of a legal action: the new state as JSON-able model, and what happened."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    state: Any
+    events: list[Event]
+
+
+StateT = TypeVar("StateT", bound=Model)
+
+
+class Game(ABC, Generic[StateT]):
+    """One game's rules. Subclasses set `info`, `state_model`, `action_type` and fill the hooks.
+
+    The public methods are what the platform calls; they check what every game needs checked and
+    never mutate the state they are given.
+    """
+
+    info: ClassVar[GameInfo]
+    state_model: ClassVar[type[Model]]
+    action_type: ClassVar[Any]
+    """A pydantic model or an annotated union of models; parsed with a TypeAdapter."""
+
+    _adapter: TypeAdapter[Any] | None = None
+
+    # ---- hooks for each game -------------------------------------------------------------
+    @abstractmethod
+    def _setup(self, players: list[str], options: dict[str, Any], rng: Rng) -> StateT: ...
+
+    @abstractmethod
+    def _to_act(self, state: StateT) -> set[Seat]: ...
+
+    @abstractmethod
+    def _legal_actions(self, state: StateT, seat: Seat) -> list[Choice]: ...
+
+    @abstractmethod
+    def _apply(self, state: StateT, seat: Seat, action: Any) -> list[Event]:
+        """Mutate `state` (already a private copy) or raise RuleError before mutating anything that matters."""
+
+    @abstractmethod
+    def _view(self, state: StateT, seat: Seat | None) -> View: ...
+
+    @abstractmethod
+    def _result(self, state: StateT) -> Result | None: ...
+
+    # ---- the platform's API -------------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, Any] | None, seed: int) -> StateT:
+        count = len(players)
+        if not self.info.min_players <= count <= self.info.max_players:
+            raise RuleError(
+                f"{self.info.name} needs {self.info.min_players} to {self.info.max_players} players "
+                f"(there are {count}).",
+                Rejection.BAD_OPTIONS,
+            )
+        resolved = self.resolve_options(options or {})
+        return self._setup(list(players), resolved, Rng(seed=seed))
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults filled in and every value checked, with a sentence naming the bad option."""
+        specs = {spec.name: spec for spec in self.info.options}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise RuleError(
+                f"Unknown option {unknown[0]!r} for {self.info.name} (options: {known}).",
+                Rejection.BAD_OPTIONS,
+            )
+        resolved: dict[str, Any] = {}
+        for name, spec in specs.items():
+            resolved[name] = _check_option(spec, options.get(name, spec.default))
+        return resolved
+
+    def to_act(self, state: StateT) -> set[Seat]:
+        if self._result(state) is not None:
+            return set()
+        return self._to_act(state)
+
+    def legal_actions(self, state: StateT, seat: Seat) -> list[Choice]:
+        if seat not in self.to_act(state):
+            return []
+        return self._legal_actions(state, seat)
+
+    def parse_action(self, raw: Any) -> Any:
+        if self._adapter is None:
+            type(self)._adapter = TypeAdapter(self.action_type)
+        adapter = type(self)._adapter
+        assert adapter is not None
+        try:
+            if isinstance(raw, str | bytes):
+                return adapter.validate_json(raw)
+            return adapter.validate_python(raw)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first.get("loc", ())) or "action"
+            raise MalformedAction(
+                f"That move could not be read ({where}: {first.get('msg', 'invalid')})."
+            ) from None
+
+    def apply(self, state: StateT, seat: Seat, action: Any) -> Applied:
+        if self._result(state) is not None:
+            raise RuleError("This game is over.", Rejection.GAME_OVER)
+        if seat not in self._to_act(state):
+            raise RuleError("It is not your turn.", Rejection.NOT_YOUR_TURN)
+        parsed = action if isinstance(action, BaseModel) else self.parse_action(action)
+        working = state.model_copy(deep=True)
+        events = self._apply(working, seat, parsed)
+        return Applied(state=working, events=events)
+
+    def view(self, state: StateT, seat: Seat | None) -> View:
+        return self._view(state, seat)
+
+    def result(self, state: StateT) -> Result | None:
+        return self._result(state)
+
+    def dump_state(self, state: StateT) -> str:
+        return state.model_dump_json()
+
+    def load_state(self, raw: str | bytes) -> StateT:
+        return self.state_model.model_validate_json(raw)  # type: ignore[return-value]
+
+
+def _check_option(spec: OptionSpec, value: Any) -> Any:
+    label = spec.label
+    if spec.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in {"on", "yes", "true", "1", "off", "no", "false", "0"}:
+            return value.lower() in {"on", "yes", "true", "1"}
+        raise RuleError(f"{label} is on or off, not {value!r}.", Rejection.BAD_OPTIONS)
+    if spec.kind == "int":
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise RuleError(
+                f"{label} must be a whole number, not {value!r}.", Rejection.BAD_OPTIONS
+            ) from None
+        if (spec.min is not None and number < spec.min) or (spec.max is not None and number > spec.max):
+            raise RuleError(f"{label} must be between {spec.min} and {spec.max}.", Rejection.BAD_OPTIONS)
+        return number
+    text = str(value)
+    if text not in spec.choices:
+        raise RuleError(f"{label} must be one of: {', '.join(spec.choices)}.", Rejection.BAD_OPTIONS)
+    return text
