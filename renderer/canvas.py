@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -63,7 +63,7 @@ _FONT_FILES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font_path(bold: bool) -> str | None:
     for folder in _FONT_DIRS:
         for name in _FONT_FILES[bold]:

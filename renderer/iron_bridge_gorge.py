@@ -7,10 +7,9 @@ loan, hand size, revenue, resources in play grouped by type), and once finished 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from renderer.canvas import (
     MARGIN,
@@ -25,6 +24,7 @@ from renderer.canvas import (
     rounded_box,
     seat_dot,
     text_width,
+    to_png,
     wrap,
 )
 from rules.core import View
@@ -250,14 +250,4 @@ def render(view: View) -> bytes:
     order = view.order or list(range(len(view.seats)))
     for seat in sorted(view.seats, key=lambda entry: order.index(entry.seat)):
         _seat_panel(sheet, view, seat)
-    return _png(sheet.image())
-
-
-def _png(image: Image.Image) -> bytes:
-    """Like `canvas.to_png`, with the fast octree quantizer and default compression: a 6-player board is
-    about 2000 px tall, and median-cut plus `optimize` took ~370 ms of it (this takes ~55 ms)."""
-    buffer = io.BytesIO()
-    image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-        buffer, format="PNG"
-    )
-    return buffer.getvalue()
+    return to_png(sheet.image())

@@ -1,0 +1,39 @@
+"""Settings from the environment or a .env file; secrets never live in code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: str = Field(default="", description="The bot token from the Discord developer portal.")
+    database_url: str = Field(
+        default="sqlite:///ironhost.db", description="Where games are stored: sqlite:///path/to/file.db"
+    )
+    discord_api_base: str = Field(
+        default="", description="Only for tests and --local: the REST base of a Discord emulator."
+    )
+    dev_guild_id: int | None = Field(
+        default=None, description="Sync commands to this guild only (instant) instead of globally."
+    )
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
+    output_dir: Path = Field(default=Path("local-out"), description="--local only: where images are written.")
+
+    @field_validator("dev_guild_id", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return None if value in ("", None) else value
+
+    @property
+    def sqlite_path(self) -> str:
+        url = self.database_url
+        if url.startswith("sqlite:///"):
+            return url[len("sqlite:///") :] or "ironhost.db"
+        if url.startswith("sqlite://"):
+            return url[len("sqlite://") :] or ":memory:"
+        raise ValueError(f"DATABASE_URL {url!r} is not supported yet: use sqlite:///path/to/file.db")

@@ -1,0 +1,241 @@
+"""State, actions and views of Iron Bridge Gorge: plain pydantic models, JSON round-trippable."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from rules.core import Model, Rng, Seat, View
+
+Step = Literal["initiative", "turn", "over"]
+"""The round steps that wait for players; development, events, revenue, scoring and the end step run
+on their own inside `apply`."""
+Phase = Literal["decision", "expansion", "trade", "build", "bank", "discard"]
+"""The six phases of a turn; 'discard' is the End Phase while the hand is over the limit."""
+PHASES: tuple[Phase, ...] = ("decision", "expansion", "trade", "build", "bank", "discard")
+
+EventId = Literal["nothing", "worker-shortage", "drought", "charcoal-shortage", "flooding", "innovation"]
+InnovationId = Literal["steam-pumping-engines", "reverberatory-furnace", "long-wall-mining"]
+
+
+class PlayerState(Model):
+    name: str
+    coins: int = 10
+    vp: int = 0
+    loan: bool = False
+    hand: list[str] = Field(default_factory=list)
+    in_play: list[str] = Field(default_factory=list)
+    bid: int | None = None
+    """The secret initiative bid, only while the bidding is open."""
+    income: int = 0
+    """Net coins from this round's revenue step (revenue minus requirement payments made and received)."""
+
+
+class TradeItems(Model):
+    """One side of a trade."""
+
+    coins: int = Field(default=0, ge=0, le=10_000)
+    vp: int = Field(default=0, ge=0, le=10_000)
+    hand: list[str] = Field(default_factory=list, max_length=20)
+    """Card ids from that player's hand."""
+    in_play: list[str] = Field(default_factory=list, max_length=40)
+    """Card ids of that player's resources in play."""
+
+    def empty(self) -> bool:
+        return not (self.coins or self.vp or self.hand or self.in_play)
+
+
+class Proposal(Model):
+    proposer: Seat
+    partner: Seat
+    give: TradeItems
+    """What the proposer hands over."""
+    get: TradeItems
+    """What the proposer asks from the partner."""
+
+
+class IronBridgeGorgeState(Model):
+    players: list[PlayerState]
+    rng: Rng
+    rounds: int
+    round: int = 0
+    step: Step = "initiative"
+    phase: Phase = "decision"
+    deck: list[str]
+    discard: list[str] = Field(default_factory=list)
+    row: list[str] = Field(default_factory=list)
+    """The Opportunity cards of this round."""
+    event: EventId = "nothing"
+    innovation_roll: InnovationId | None = None
+    """The innovation rolled this round when the event was Innovation (new or already in play)."""
+    innovations: list[InnovationId] = Field(default_factory=list)
+    order: list[Seat] = Field(default_factory=list)
+    """This round's turn order, set when the bids are revealed."""
+    turn: int = 0
+    """Index into `order` of the player whose turn it is."""
+    last_bids: list[int] | None = None
+    """The bids of this round once revealed (public)."""
+    proposal: Proposal | None = None
+    bank: int = 0
+    """Coins the bank has taken in minus what it paid out; the bank itself never runs out."""
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> IronBridgeGorgeState:
+        """Every `apply` deep-copies the state. It is plain data, so rebuilding it from its dump is an
+        exact copy, about three times faster than `copy.deepcopy` walking every card id."""
+        return type(self).model_validate(self.model_dump())
+
+
+# ---- actions ---------------------------------------------------------------------------------
+class Bid(Model):
+    kind: Literal["bid"] = "bid"
+    amount: int = Field(ge=0, le=10_000)
+
+
+class Take(Model):
+    """Decision Phase: take one Opportunity card into the hand."""
+
+    kind: Literal["take"] = "take"
+    card: str
+
+
+class Draw(Model):
+    """Expansion Phase: pay 10 to draw the top card of the deck."""
+
+    kind: Literal["draw"] = "draw"
+
+
+class Propose(Model):
+    """Trade Phase: offer `give` for `get` to `partner`."""
+
+    kind: Literal["propose"] = "propose"
+    partner: Seat
+    give: TradeItems = Field(default_factory=TradeItems)
+    get: TradeItems = Field(default_factory=TradeItems)
+
+
+class Accept(Model):
+    kind: Literal["accept"] = "accept"
+
+
+class Decline(Model):
+    kind: Literal["decline"] = "decline"
+
+
+class Cancel(Model):
+    kind: Literal["cancel"] = "cancel"
+
+
+class Build(Model):
+    kind: Literal["build"] = "build"
+    card: str
+
+
+class Loan(Model):
+    kind: Literal["loan"] = "loan"
+
+
+class Repay(Model):
+    kind: Literal["repay"] = "repay"
+
+
+class Sell(Model):
+    kind: Literal["sell"] = "sell"
+    card: str
+    source: Literal["hand", "play"] = "hand"
+
+
+class EndTurn(Model):
+    """Stop: skip whatever phases remain (the loan interest is still due) and end the turn."""
+
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class Discard(Model):
+    """End Phase: discard one card while the hand is over the limit of 5."""
+
+    kind: Literal["discard"] = "discard"
+    card: str
+
+
+Action = Annotated[
+    Bid | Take | Draw | Propose | Accept | Decline | Cancel | Build | Loan | Repay | Sell | EndTurn | Discard,
+    Field(discriminator="kind"),
+]
+
+
+# ---- views -----------------------------------------------------------------------------------
+class CardView(Model):
+    id: str
+    name: str
+    type: str
+    """F, I, C, L, T or O."""
+    revenue: int
+    """Revenue with the innovations in play."""
+    cost: int
+    """Build cost; in the viewer's own hand it includes the viewer's Land Lease discount."""
+    requires: list[str]
+    """Requirement names as the card list writes them ('Charcoal', 'Iron Ore')."""
+    note: str = ""
+
+
+class SeatView(Model):
+    seat: Seat
+    name: str
+    coins: int
+    vp: int
+    loan: bool
+    hand_count: int
+    resources: list[CardView]
+    revenue: int
+    """Revenue of the resources in play with no event, before requirement payments."""
+    income: int
+    """Net coins from this round's revenue step."""
+    bid_placed: bool
+    bid: int | None
+    """This round's bid once revealed (or the viewer's own pending bid)."""
+
+
+class ProposalView(Model):
+    proposer: Seat
+    partner: Seat
+    give: TradeItems | None = None
+    get: TradeItems | None = None
+    text: str | None = None
+    """Contents (and this sentence saying them) are shown to the two parties only."""
+
+
+class ScoreLine(Model):
+    place: int
+    seat: Seat
+    name: str
+    vp: int
+    coins: int
+    resources: int
+
+
+class TableEntry(Model):
+    id: str
+    name: str
+    note: str
+
+
+class IronBridgeGorgeView(View):
+    round: int
+    rounds: int
+    step: Step
+    phase: Phase | None
+    current: Seat | None
+    order: list[Seat]
+    row: list[CardView]
+    event: TableEntry
+    innovation_roll: TableEntry | None
+    innovations: list[TableEntry]
+    deck_count: int
+    discard_count: int
+    bank: int
+    seats: list[SeatView]
+    hand: list[CardView] | None = None
+    my_bid: int | None = None
+    proposal: ProposalView | None = None
+    scoreboard: list[ScoreLine] | None = None
