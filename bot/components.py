@@ -83,7 +83,9 @@ class GameSelect(
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"s:(?P<game>\d+):(?P<verb>pick|opt):(?P<arg>[^:]+)(?::(?P<extra>[^:]+))?",
 ):
-    def __init__(self, game_id: int, verb: str, arg: str, extra: str | None, select: discord.ui.Select) -> None:
+    def __init__(
+        self, game_id: int, verb: str, arg: str, extra: str | None, select: discord.ui.Select
+    ) -> None:
         select.custom_id = f"s:{game_id}:{verb}:{arg}" + (f":{extra}" if extra is not None else "")
         super().__init__(select)
         self.game_id = game_id
@@ -101,7 +103,9 @@ class GameSelect(
         values = list(self.item.values)
         table = _table(interaction)
         if self.verb == "pick":
-            await table.on_button(interaction, self.game_id, "act", int(self.arg), values[0] if values else None)
+            await table.on_button(
+                interaction, self.game_id, "act", int(self.arg), values[0] if values else None
+            )
         else:
             await table.on_option(interaction, self.game_id, self.arg, values[0] if values else None)
 
@@ -163,7 +167,9 @@ def lobby_view(game_id: int, options: tuple[OptionSpec, ...], values: dict[str, 
     view.add_item(GameButton(game_id, "leave", label="Leave", row=0))
     view.add_item(GameButton(game_id, "start", label="Start", style=discord.ButtonStyle.primary, row=0))
     for row, spec in enumerate(options[: MAX_ROWS - 1], start=1):
-        view.add_item(GameSelect(game_id, "opt", spec.name, None, _option_select(spec, values.get(spec.name), row)))
+        view.add_item(
+            GameSelect(game_id, "opt", spec.name, None, _option_select(spec, values.get(spec.name), row))
+        )
     return view
 
 
@@ -180,13 +186,17 @@ def _option_select(spec: OptionSpec, current: Any, row: int) -> discord.ui.Selec
         values = list(range(low, high + 1))
         if len(values) > MAX_SELECT_OPTIONS:  # keep the current value and an even spread
             step = len(values) / (MAX_SELECT_OPTIONS - 1)
-            values = sorted({values[int(i * step)] for i in range(MAX_SELECT_OPTIONS - 1)} | {high, int(current)})
+            values = sorted(
+                {values[int(i * step)] for i in range(MAX_SELECT_OPTIONS - 1)} | {high, int(current)}
+            )
         pairs = [(str(value), str(value)) for value in values]
         chosen = str(current)
     return discord.ui.Select(
         placeholder=_short(f"{spec.label}: {chosen}", 150),
         options=[
-            discord.SelectOption(label=_short(f"{spec.label}: {label}", 100), value=value, default=value == chosen)
+            discord.SelectOption(
+                label=_short(f"{spec.label}: {label}", 100), value=value, default=value == chosen
+            )
             for label, value in pairs[:MAX_SELECT_OPTIONS]
         ],
         row=row,

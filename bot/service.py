@@ -15,7 +15,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store import ChannelBusy, DuplicateInteraction, GameRecord, GameStatus, MoveConflict, SeatRecord, Store
+from bot.store import (
+    ChannelBusy,
+    DuplicateInteraction,
+    GameRecord,
+    GameStatus,
+    MoveConflict,
+    SeatRecord,
+    Store,
+)
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 
@@ -217,7 +225,9 @@ class GameService:
         self._remember(game.id, started.version, state)
         return Started(game=started, rules=rules, seats=seats, state=state)
 
-    async def abandon(self, channel_id: int, user_id: int, *, is_admin: bool) -> tuple[GameRecord, bool, list[str]]:
+    async def abandon(
+        self, channel_id: int, user_id: int, *, is_admin: bool
+    ) -> tuple[GameRecord, bool, list[str]]:
         """Returns (game, abandoned?, names still to agree). Admins end it at once; players all agree."""
         game = await self.open_game(channel_id)
         seats = await self.store.seats(game.id)
@@ -262,7 +272,9 @@ class GameService:
             if game.status == GameStatus.LOBBY:
                 raise UserError("The game has not started yet.")
             if expected_version is not None and expected_version != game.version:
-                raise UserError("That board has moved on since those buttons were posted; here is where it stands.")
+                raise UserError(
+                    "That board has moved on since those buttons were posted; here is where it stands."
+                )
             seats = await self.store.seats(game.id)
             mine = next((seat for seat in seats if seat.user_id == user_id), None)
             if mine is None:
@@ -271,7 +283,9 @@ class GameService:
             before = await self.state(game)
             if mine.seat not in rules.to_act(before):
                 waiting = ", ".join(seats[s].name for s in sorted(rules.to_act(before)))
-                raise UserError(f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now.")
+                raise UserError(
+                    f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
+                )
             if key is not None:
                 action = (await self.find_choice(game, mine.seat, key)).action
             if action is None:
@@ -300,7 +314,9 @@ class GameService:
                 raise UserError("That move was already taken.") from None
             except MoveConflict:
                 self._states.pop(game.id, None)
-                raise UserError("Someone moved first: that move was already taken. Here is where it stands.") from None
+                raise UserError(
+                    "Someone moved first: that move was already taken. Here is where it stands."
+                ) from None
             self._remember(game.id, version, after)
             committed = game.model_copy(
                 update={"version": version, "status": GameStatus.FINISHED if result else GameStatus.ACTIVE}
@@ -335,7 +351,11 @@ def _private_part(rules: Game, state: Any, seat: Seat) -> dict[str, Any]:
 def _changed_private(rules: Game, before: Any, after: Any, count: int) -> list[Seat]:
     if not rules.info.hidden_information:
         return []
-    return [seat for seat in range(count) if _private_part(rules, before, seat) != _private_part(rules, after, seat)]
+    return [
+        seat
+        for seat in range(count)
+        if _private_part(rules, before, seat) != _private_part(rules, after, seat)
+    ]
 
 
 def parse_options(text: str) -> dict[str, str]:

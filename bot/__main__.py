@@ -1,0 +1,70 @@
+"""`python -m bot` runs the bot on Discord; `python -m bot --local` runs it against the local emulator."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.config import Settings
+
+NO_TOKEN = """\
+No Discord token is set, so the bot cannot connect to Discord.
+
+  * To run it on Discord: create an application and a bot at https://discord.com/developers/applications,
+    copy its token, and put it in a .env file (see .env.example) or the environment:
+        DISCORD_TOKEN=your-token python -m bot
+  * To try it without a Discord account, on this machine only:
+        python -m bot --local
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument(
+        "--local", action="store_true", help="play against a local Discord emulator in this terminal"
+    )
+    parser.add_argument("--script", help="--local: read console lines from this file instead of the keyboard")
+    args = parser.parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if args.local:
+        from bot.console import run_console
+
+        return asyncio.run(run_console(settings, script=args.script))
+    if not settings.discord_token.strip():
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    return asyncio.run(_run(settings))
+
+
+async def _run(settings: Settings) -> int:
+    import discord
+
+    from bot.client import HostBot
+
+    if settings.discord_api_base:
+        from bot.emulator.connect import point_discord_py_at
+
+        point_discord_py_at(settings.discord_api_base)
+    bot = HostBot(settings)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.strip())
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token: check DISCORD_TOKEN (Bot tab of your application).", file=sys.stderr
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused the intents; this bot needs no privileged intent.", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The bot: one `commands.Bot` subclass that opens the store, registers components and commands."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.components import GameButton, GameSelect
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Store
+from bot.table import Table
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play")
+
+
+class HostTree(app_commands.CommandTree):
+    """One error handler for every slash command: a plain sentence, never a traceback."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.NoPrivateMessage):
+            message = "This command works in a server channel, where the game is."
+        elif isinstance(error, app_commands.TransformerError):
+            message = f"That value is not valid: {error}"
+        elif isinstance(error, app_commands.CheckFailure):
+            message = "You cannot use this command here."
+        else:
+            log.error("command %s failed", getattr(interaction.command, "name", "?"), exc_info=error)
+            message = "Something went wrong on our side, and nothing was changed. Please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(f"⚠️ {message}", ephemeral=True)
+        else:
+            await interaction.response.send_message(f"⚠️ {message}", ephemeral=True)
+
+
+class HostBot(commands.Bot):
+    def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and permissions; no privileged intent is needed
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=HostTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.settings = settings
+        self.store: Store | None = None
+        self.service: GameService
+        self.table: Table
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.sqlite_path)
+        self.service = GameService(self.store)
+        self.table = Table(self, self.service)
+        self.add_dynamic_items(GameButton, GameSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync only when the command tree changed since the last sync, as Discord rate-limits syncing."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+        assert self.store is not None
+        if await self.store.get_setting(key) == digest:
+            log.info("slash commands unchanged; not syncing")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_setting(key, digest)
+        log.info("synced %d slash commands (%s)", len(synced), "guild" if guild else "global")
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        if hasattr(self, "table"):
+            await self.table.drain()
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None

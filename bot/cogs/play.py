@@ -1,0 +1,84 @@
+"""/play, /board, /hand, /log: the same for every game, driven by the rules core's choices."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.reply import Reply
+from bot.service import UserError
+
+if TYPE_CHECKING:
+    from bot.client import HostBot
+
+
+@app_commands.guild_only()
+class Play(commands.Cog):
+    def __init__(self, bot: HostBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="play", description="Make your move in this channel's game")
+    @app_commands.describe(move="Start typing: the list shows only your legal moves")
+    async def play(self, interaction: discord.Interaction, move: str) -> None:
+        async def work(reply: Reply) -> None:
+            game = await self.bot.service.active_game(interaction.channel_id)
+            await self.bot.table.play_move(reply, game, text=move)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @play.autocomplete("move")
+    async def _moves(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        service = self.bot.service
+        game = await service.store.open_game_in(interaction.channel_id)
+        if game is None or game.state is None:
+            return []
+        seat = await service.seat_of(game, interaction.user.id)
+        if seat is None:
+            return []
+        wanted = current.lower().strip()
+        choices = [c for c in await service.choices(game, seat.seat) if wanted in c.label.lower()]
+        return [
+            app_commands.Choice(name=choice.label[:100], value=f"{game.version}:{choice.key}"[:100])
+            for choice in choices[:25]
+        ]
+
+    @app_commands.command(name="board", description="See the board of this channel's game")
+    @app_commands.describe(public="Post it in the channel for everyone (default: only you see it)")
+    async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+        async def work(reply: Reply) -> None:
+            game = await self._shown_game(interaction.channel_id)
+            await self.bot.table.board(reply, game, public=public)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @app_commands.command(name="hand", description="See your private cards and view (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            game = await self.bot.service.active_game(interaction.channel_id)
+            await self.bot.table.hand(reply, game)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @app_commands.command(name="log", description="The latest moves of this channel's game")
+    @app_commands.describe(lines="How many lines (default 15)")
+    async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = 15) -> None:
+        async def work(reply: Reply) -> None:
+            game = await self._shown_game(interaction.channel_id)
+            await reply.send(await self.bot.table.log_text(game, lines))
+
+        await self.bot.table.guarded(interaction, work)
+
+    async def _shown_game(self, channel_id: int):  # noqa: ANN202
+        """The open game, or the last finished one, so its final board stays available."""
+        store = self.bot.service.store
+        game = await store.open_game_in(channel_id) or await store.latest_game_in(channel_id)
+        if game is None or game.state is None:
+            raise UserError("There is no game being played in this channel. Start one with `/game new`.")
+        return game
+
+
+async def setup(bot: HostBot) -> None:
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,85 @@
+"""Answer an interaction exactly once, and always within Discord's 3 seconds.
+
+A handler starts a `Reply`, does its work and calls `send`. If the work is not done after 2 s, the
+reply defers on its own (a "thinking" ephemeral, or a silent update for component clicks) and the
+later `send` becomes a followup or an edit. A lock keeps the timer and the handler from both
+acknowledging, which Discord would refuse.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import discord
+
+DEFER_AFTER = 2.0
+
+
+class Reply:
+    def __init__(
+        self, interaction: discord.Interaction, *, update: bool = False, defer_after: float = DEFER_AFTER
+    ):
+        """`update=True` means the answer replaces the message whose component was clicked."""
+        self.interaction = interaction
+        self.update = update
+        self._lock = asyncio.Lock()
+        self._timer = asyncio.get_running_loop().create_task(self._defer_later(defer_after))
+
+    async def _defer_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self._lock:
+            if self.interaction.response.is_done():
+                return
+            with contextlib.suppress(discord.HTTPException):
+                if self.update:
+                    await self.interaction.response.defer()
+                else:
+                    await self.interaction.response.defer(ephemeral=True, thinking=True)
+
+    def _stop_timer(self) -> None:
+        self._timer.cancel()
+
+    async def send(
+        self,
+        content: str | None = None,
+        *,
+        view: discord.ui.View | None = None,
+        file: discord.File | None = None,
+        ephemeral: bool = True,
+    ) -> None:
+        """The answer: replaces the clicked message when `update`, else a new (ephemeral) message."""
+        async with self._lock:
+            self._stop_timer()
+            response = self.interaction.response
+            if self.update:
+                kwargs: dict[str, Any] = {"content": content, "view": view}
+                kwargs["attachments"] = [file] if file is not None else []
+                if not response.is_done():
+                    await response.edit_message(**kwargs)
+                else:
+                    await self.interaction.edit_original_response(**kwargs)
+                return
+            kwargs = {"ephemeral": ephemeral}
+            if view is not None:
+                kwargs["view"] = view
+            if file is not None:
+                kwargs["file"] = file
+            if not response.is_done():
+                await response.send_message(content, **kwargs)
+            else:
+                await self.interaction.followup.send(content or "\u200b", **kwargs)
+
+    async def error(self, message: str) -> None:
+        """A refusal is always a new ephemeral message, never an edit of what was clicked."""
+        async with self._lock:
+            self._stop_timer()
+            text = f"⚠️ {message}"
+            if not self.interaction.response.is_done():
+                await self.interaction.response.send_message(text, ephemeral=True)
+            else:
+                await self.interaction.followup.send(text, ephemeral=True)
+
+    def close(self) -> None:
+        self._stop_timer()

@@ -1,0 +1,480 @@
+"""The Discord side of a game: answering interactions and telling everyone what a move did.
+
+Cogs and components call `Table`; `Table` calls the `GameService` for every decision and turns the
+outcome into Discord messages. Public messages are built only from public views and public event
+lines; private ones go to the one seat they belong to (DM, or ephemeral), so nothing leaks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import GameButton, choice_menu, lobby_view, turn_buttons
+from bot.reply import Reply
+from bot.service import GameService, Move, Started, UserError
+from bot.store import GameRecord, GameStatus, SeatRecord
+from renderer.registry import render
+from rules.core import Event, Result, RuleError, Seat, View
+
+if TYPE_CHECKING:
+    from bot.client import HostBot
+
+log = logging.getLogger(__name__)
+
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+MAX_CONTENT = 1900
+
+
+class Table:
+    def __init__(self, bot: HostBot, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        self._fanout_locks: dict[int, asyncio.Lock] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # ---- running handlers ----------------------------------------------------------------
+    async def guarded(
+        self,
+        interaction: discord.Interaction,
+        work: Callable[[Reply], Awaitable[None]],
+        *,
+        update: bool = False,
+    ) -> None:
+        """Run `work` with a Reply; every refusal becomes one friendly ephemeral line."""
+        reply = Reply(interaction, update=update)
+        try:
+            await work(reply)
+        except (UserError, RuleError) as refusal:
+            await reply.error(refusal.message)
+        except Exception:
+            log.exception("handler failed for interaction %s", interaction.id)
+            await reply.error("Something went wrong on our side, and nothing was changed. Please try again.")
+        finally:
+            reply.close()
+
+    def spawn(self, coroutine: Awaitable[Any], name: str) -> None:
+        """Background work (posting, DMs) that must not hold up the interaction's answer."""
+        task = asyncio.ensure_future(coroutine)
+        task.set_name(name)
+        self._background.add(task)
+        task.add_done_callback(self._finished_background)
+
+    def _finished_background(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+    async def drain(self) -> None:
+        """Wait for the background posts (used before shutdown and by the local console)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    # ---- components ------------------------------------------------------------------------
+    async def on_button(
+        self, interaction: discord.Interaction, game_id: int, verb: str, version: int | None, key: str | None
+    ) -> None:
+        handlers: dict[str, Callable[[Reply], Awaitable[None]]] = {
+            "act": lambda reply: self._act(reply, game_id, key, version),
+            "menu": lambda reply: self._menu(reply, game_id),
+            "hand": lambda reply: self._hand(reply, game_id),
+            "board": lambda reply: self._board(reply, game_id),
+            "log": lambda reply: self._log(reply, game_id),
+            "join": lambda reply: self._lobby_button(reply, game_id, "join"),
+            "leave": lambda reply: self._lobby_button(reply, game_id, "leave"),
+            "start": lambda reply: self._lobby_button(reply, game_id, "start"),
+        }
+        handler = handlers.get(verb)
+        if handler is None:
+            await self.guarded(interaction, _unknown_button)
+            return
+        # A move clicked in an ephemeral menu or a DM replaces that menu; lobby buttons edit the lobby.
+        await self.guarded(interaction, handler, update=verb in {"act", "join", "leave"})
+
+    async def on_option(
+        self, interaction: discord.Interaction, game_id: int, name: str, value: str | None
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            game = await self._game(game_id)
+            updated = await self.service.set_option(game.channel_id, interaction.user.id, name, value)
+            content, view = await self.lobby_message(updated)
+            await reply.send(content, view=view)
+
+        await self.guarded(interaction, work, update=True)
+
+    # ---- moves -------------------------------------------------------------------------------
+    async def play_move(
+        self,
+        reply: Reply,
+        game: GameRecord,
+        *,
+        key: str | None = None,
+        version: int | None = None,
+        text: str | None = None,
+    ) -> None:
+        """Apply the caller's move, confirm it to them with their next choices, then tell everyone."""
+        interaction = reply.interaction
+        if text is not None:
+            key, version = await self._resolve_typed_move(game, interaction.user.id, text)
+        try:
+            move = await self.service.play(
+                game.id, interaction.user.id, key=key, expected_version=version, interaction_id=interaction.id
+            )
+        except UserError as refusal:
+            if "moved on" in refusal.message or "moved first" in refusal.message:
+                await self._stale(reply, game.id, refusal.message)
+                return
+            raise
+        await self._confirm(reply, move)
+        self.spawn(self.announce(move), f"announce-{game.id}-{move.version}")
+
+    async def _act(self, reply: Reply, game_id: int, key: str | None, version: int | None) -> None:
+        if key is None or version is None:
+            raise UserError("That button is broken; use `/play` instead.")
+        await self.play_move(reply, await self._game(game_id), key=key, version=version)
+
+    async def _resolve_typed_move(self, game: GameRecord, user_id: int, text: str) -> tuple[str, int | None]:
+        """`/play` gets '<version>:<key>' from autocomplete, or whatever the player typed."""
+        match = re.fullmatch(r"(\d+):(.+)", text.strip())
+        if match:
+            return match.group(2), int(match.group(1))
+        seat = await self.service.require_seat(game, user_id)
+        choices = await self.service.choices(game, seat.seat)
+        wanted = text.strip().lower()
+        exact = [c for c in choices if wanted in (c.label.lower(), c.key.lower())]
+        partial = [c for c in choices if wanted in c.label.lower()]
+        found = exact or partial
+        if len(found) == 1:
+            return found[0].key, game.version
+        if not choices:
+            raise UserError("You have nothing to do right now.")
+        sample = ", ".join(f"`{c.label}`" for c in (found or choices)[:5])
+        if found:
+            raise UserError(f"{len(found)} moves match {text!r}; pick one from the list, e.g. {sample}.")
+        raise UserError(f"{text!r} is not one of your moves. You can: {sample}…")
+
+    async def _confirm(self, reply: Reply, move: Move) -> None:
+        lines = [_event_line(event, move.seat) for event in move.events]
+        content = "✅ " + "\n".join(lines) if lines else "✅ Done."
+        view = None
+        if move.result is None and move.seat in move.rules.to_act(move.after):
+            choices = move.rules.legal_actions(move.after, move.seat)
+            view, rest = choice_menu(move.game.id, move.version, choices)
+            content += "\n\n**Your turn continues:**" + _more_note(rest)
+        await reply.send(_clip(content), view=view)
+
+    async def _stale(self, reply: Reply, game_id: int, message: str) -> None:
+        game = await self._game(game_id)
+        seat = await self.service.seat_of(game, reply.interaction.user.id)
+        if seat is None or game.status != GameStatus.ACTIVE:
+            raise UserError(message)
+        choices = await self.service.choices(game, seat.seat)
+        view, rest = choice_menu(game.id, game.version, choices)
+        headline = (await self.service.view(game, None)).headline
+        text = f"⚠️ {message}\n{headline}"
+        if choices:
+            text += "\n**Your choices now:**" + _more_note(rest)
+        await reply.send(_clip(text), view=view if choices else None)
+
+    # ---- personal views ------------------------------------------------------------------------
+    async def _menu(self, reply: Reply, game_id: int) -> None:
+        game = await self._active(game_id)
+        seat = await self.service.require_seat(game, reply.interaction.user.id)
+        choices = await self.service.choices(game, seat.seat)
+        if not choices:
+            waiting = await self._waiting_names(game)
+            raise UserError(
+                f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
+            )
+        view, rest = choice_menu(game.id, game.version, choices)
+        headline = (await self.service.view(game, seat.seat)).headline
+        await reply.send(_clip(f"**{headline}**\nYour choices:" + _more_note(rest)), view=view)
+
+    async def hand(self, reply: Reply, game: GameRecord) -> None:
+        seat = await self.service.require_seat(game, reply.interaction.user.id)
+        view = await self.service.view(game, seat.seat)
+        file = await self._picture(view, f"hand-{game.id}-v{game.version}.png")
+        await reply.send(f"**Your view** (only you can see this) · {view.headline}", file=file)
+
+    async def _hand(self, reply: Reply, game_id: int) -> None:
+        await self.hand(reply, await self._active(game_id))
+
+    async def board(self, reply: Reply, game: GameRecord, *, public: bool = False) -> None:
+        view = await self.service.view(game, None)
+        file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
+        await reply.send(
+            f"**{self.service.rules_for(game.kind).info.name}** · {view.headline}",
+            file=file,
+            ephemeral=not public,
+        )
+
+    async def _board(self, reply: Reply, game_id: int) -> None:
+        await self.board(reply, await self._started(game_id))
+
+    async def log_text(self, game: GameRecord, lines: int = 15) -> str:
+        entries = await self.service.log_lines(game, lines)
+        if not entries:
+            return "Nothing has happened yet."
+        return _clip("**Latest moves**\n" + "\n".join(f"• {line}" for line in entries))
+
+    async def _log(self, reply: Reply, game_id: int) -> None:
+        await reply.send(await self.log_text(await self._started(game_id)))
+
+    # ---- lobby -------------------------------------------------------------------------------
+    async def lobby_message(self, game: GameRecord) -> tuple[str, discord.ui.View | None]:
+        rules = self.service.rules_for(game.kind)
+        seats = await self.service.store.seats(game.id)
+        info = rules.info
+        players = ", ".join(f"<@{seat.user_id}>" for seat in seats)
+        options = ", ".join(
+            f"{spec.label}: {_option_text(game.options.get(spec.name))}" for spec in info.options
+        )
+        lines = [
+            f"🎲 **{info.name}** — new game hosted by <@{game.host_id}>",
+            f"_{info.summary}_",
+            f"Players ({len(seats)}/{info.max_players}, need {info.min_players}): {players}",
+        ]
+        if options:
+            lines.append(f"Options: {options}")
+        lines.append("Press **Join** to take a seat. The host presses **Start** when everyone is in.")
+        return "\n".join(lines), lobby_view(game.id, info.options, game.options)
+
+    async def _lobby_button(self, reply: Reply, game_id: int, verb: str) -> None:
+        game = await self._game(game_id)
+        if game.status != GameStatus.LOBBY:
+            raise UserError("This lobby is closed; the game has started or ended.")
+        user = reply.interaction.user
+        if verb == "join":
+            await self.service.join(game.channel_id, user.id, user.display_name)
+        elif verb == "leave":
+            await self.service.leave(game.channel_id, user.id)
+        else:
+            await self.start(reply, game.channel_id)
+            return
+        content, view = await self.lobby_message(game)
+        await reply.send(content, view=view)
+
+    async def start(self, reply: Reply, channel_id: int) -> None:
+        interaction = reply.interaction
+        is_admin = _is_admin(interaction)
+        started = await self.service.start(channel_id, interaction.user.id, is_admin=is_admin)
+        names = ", ".join(seat.name for seat in started.seats)
+        await reply.send(f"▶️ **{started.rules.info.name}** has started with {names}.", ephemeral=False)
+        await self.close_lobby(started.game, f"▶️ Started with {names}.")
+        self.spawn(self.announce_start(started), f"start-{started.game.id}")
+
+    async def post_lobby(self, reply: Reply, game: GameRecord) -> None:
+        content, view = await self.lobby_message(game)
+        await reply.send(content, view=view, ephemeral=False)
+        message = await reply.interaction.original_response()
+        await self.service.store.remember_message(game.id, "lobby", game.channel_id, message.id, 0)
+
+    async def refresh_lobby(self, game_id: int) -> None:
+        """Show the lobby's current players and options after a /game join or leave."""
+        game = await self.service.store.game(game_id)
+        stored = await self.service.store.message(game_id, "lobby")
+        channel = await self._channel(stored[0]) if stored else None
+        if game is None or stored is None or channel is None:
+            return
+        content, view = await self.lobby_message(game)
+        try:
+            await channel.get_partial_message(stored[1]).edit(content=content, view=view)  # type: ignore[attr-defined]
+        except discord.HTTPException:
+            log.info("lobby message of game %s could not be refreshed", game_id)
+
+    async def close_lobby(self, game: GameRecord, note: str) -> None:
+        """The lobby's buttons go away once it is started or abandoned, so nobody joins a running game."""
+        stored = await self.service.store.message(game.id, "lobby")
+        channel = await self._channel(game.channel_id) if stored else None
+        if stored is None or channel is None:
+            return
+        content, _ = await self.lobby_message(game)
+        first_lines = content.split("\n")[:3]
+        try:
+            await channel.get_partial_message(stored[1]).edit(  # type: ignore[attr-defined]
+                content="\n".join([*first_lines, note]),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.info("lobby message of game %s could not be closed", game.id)
+
+    # ---- fan-out ---------------------------------------------------------------------------
+    async def announce_start(self, started: Started) -> None:
+        game, rules, state = started.game, started.rules, started.state
+        async with self._fanout_lock(game.id):
+            to_act = sorted(rules.to_act(state))
+            await self._post_turn(game, started.seats, rules.view(state, None), [], to_act, None)
+            if rules.info.hidden_information:
+                for seat in started.seats:
+                    await self._dm_private(
+                        game, started.seats, seat, rules.view(state, seat.seat), [], seat.seat in to_act
+                    )
+
+    async def announce(self, move: Move) -> None:
+        """The channel's turn message, then a DM to every seat whose private view changed."""
+        async with self._fanout_lock(move.game.id):
+            to_act = sorted(move.rules.to_act(move.after))
+            public = move.rules.view(move.after, None)
+            await self._post_turn(move.game, move.seats, public, move.events, move.newly_to_act, move.result)
+            for seat_number in move.changed_private:
+                seat = move.seats[seat_number]
+                private_lines = [e.private[seat_number] for e in move.events if seat_number in e.private]
+                await self._dm_private(
+                    move.game,
+                    move.seats,
+                    seat,
+                    move.rules.view(move.after, seat_number),
+                    private_lines,
+                    seat_number in to_act,
+                )
+
+    async def _post_turn(
+        self,
+        game: GameRecord,
+        seats: list[SeatRecord],
+        public: View,
+        events: list[Event],
+        ping: list[Seat],
+        result: Result | None,
+    ) -> None:
+        channel = await self._channel(game.channel_id)
+        if channel is None:
+            return
+        info = self.service.rules_for(game.kind).info
+        lines = [
+            f"**{info.name}** · move {game.version}" if game.version else f"**{info.name}** · the game begins"
+        ]
+        lines += [f"• {event.text}" for event in events]
+        if result is not None:
+            lines.append("🏁 **Game over.** " + result.reason)
+            for place, group in enumerate(result.ranking, start=1):
+                for seat in group:
+                    lines.append(f"{place}. {seats[seat].name} — {result.scores.get(seat, 0)}")
+        else:
+            lines.append(f"**{public.headline}**")
+            if ping:
+                mentions = " ".join(f"<@{seats[seat].user_id}>" for seat in ping)
+                lines.append(f"Your move: {mentions} — press **Take my turn**.")
+        file = await self._picture(public, f"board-{game.id}-v{game.version}.png")
+        message = await channel.send(
+            _clip("\n".join(lines)),
+            file=file,
+            view=turn_buttons(game.id, finished=result is not None),
+            allowed_mentions=ALLOWED_MENTIONS,
+        )
+        await self.service.store.remember_message(game.id, "turn", channel.id, message.id, game.version)
+
+    async def _dm_private(
+        self,
+        game: GameRecord,
+        seats: list[SeatRecord],
+        seat: SeatRecord,
+        view: View,
+        lines: list[str],
+        to_act: bool,
+    ) -> None:
+        info = self.service.rules_for(game.kind).info
+        text = [f"**{info.name}** in <#{game.channel_id}> · {view.headline}"]
+        text += [f"• {line}" for line in lines]
+        text.append("This is your private view: nobody else sees it.")
+        components = None
+        if to_act:
+            components = discord.ui.View(timeout=None)
+            components.add_item(
+                GameButton(game.id, "menu", label="Take my turn", style=discord.ButtonStyle.primary)
+            )
+        try:
+            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+            file = await self._picture(view, f"hand-{game.id}-v{game.version}.png")
+            await user.send(_clip("\n".join(text)), file=file, view=components or discord.utils.MISSING)
+        except discord.Forbidden:
+            if await self.service.store.set_dm_closed(game.id, seat.user_id, True):
+                channel = await self._channel(game.channel_id)
+                if channel is not None:
+                    await channel.send(
+                        f"<@{seat.user_id}>, I cannot send you direct messages, so your private cards stay hidden"
+                        " here: use `/hand` (only you will see it).",
+                        allowed_mentions=ALLOWED_MENTIONS,
+                    )
+            return
+        except discord.HTTPException:
+            log.warning("DM to %s failed for game %s", seat.user_id, game.id, exc_info=True)
+            return
+        await self.service.store.set_dm_closed(game.id, seat.user_id, False)
+
+    # ---- helpers ------------------------------------------------------------------------------
+    def _fanout_lock(self, game_id: int) -> asyncio.Lock:
+        return self._fanout_locks.setdefault(game_id, asyncio.Lock())
+
+    async def _picture(self, view: View, filename: str) -> discord.File:
+        png = await asyncio.to_thread(render, view)
+        return discord.File(io.BytesIO(png), filename=filename, description=_clip(view.headline, 1000))
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is gone", channel_id)
+                return None
+        return channel  # type: ignore[return-value]
+
+    async def _game(self, game_id: int) -> GameRecord:
+        game = await self.service.store.game(game_id)
+        if game is None:
+            raise UserError("That game no longer exists.")
+        return game
+
+    async def _started(self, game_id: int) -> GameRecord:
+        game = await self._game(game_id)
+        if game.status in (GameStatus.LOBBY, GameStatus.ABANDONED) or game.state is None:
+            raise UserError("That game is not being played.")
+        return game
+
+    async def _active(self, game_id: int) -> GameRecord:
+        game = await self._started(game_id)
+        if game.status != GameStatus.ACTIVE:
+            raise UserError("That game is over. `/board` shows the final position.")
+        return game
+
+    async def _waiting_names(self, game: GameRecord) -> str:
+        seats = await self.service.store.seats(game.id)
+        return ", ".join(seats[seat].name for seat in sorted(await self.service.to_act(game)))
+
+
+def _is_admin(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and (permissions.manage_channels or permissions.administrator))
+
+
+def _event_line(event: Event, seat: Seat) -> str:
+    return event.private.get(seat, event.text)
+
+
+def _more_note(rest: list[Any]) -> str:
+    return f"\n_{len(rest)} more choices: type them with `/play`._" if rest else ""
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _clip(text: str, limit: int = MAX_CONTENT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def _unknown_button(reply: Reply) -> None:
+    raise UserError("That button is from an older version of the bot; use `/play` instead.")
+
+
+is_admin = _is_admin

@@ -1,0 +1,103 @@
+"""A running table for end-to-end tests: the emulator, the real bot, a guild, channels and users."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.client import HostBot
+from bot.config import Settings
+from bot.emulator.driver import InteractionResult, UserSession
+from bot.emulator.model import StoredMessage
+from bot.emulator.server import FakeDiscord
+from bot.emulator.testing import run_bot, stop_bot
+
+MANAGE_CHANNELS = 1 << 4
+
+
+@dataclass
+class World:
+    server: FakeDiscord
+    db_path: Path
+    guild: int
+    channels: dict[str, int]
+    users: dict[str, UserSession]
+    bot: HostBot | None = None
+    task: object = None
+    bots_started: list[HostBot] = field(default_factory=list)
+
+    async def start_bot(self) -> HostBot:
+        settings = Settings(
+            discord_token="emulator-token",
+            database_url=f"sqlite:///{self.db_path}",
+            discord_api_base=self.server.api_base,
+            _env_file=None,
+        )
+        bot = HostBot(settings, guild_ready_timeout=0.1)
+        self.task = await run_bot(bot, self.server)
+        self.bot = bot
+        self.bots_started.append(bot)
+        return bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await stop_bot(self.bot, self.task)  # type: ignore[arg-type]
+            self.bot = None
+
+    async def restart_bot(self) -> HostBot:
+        await self.stop_bot()
+        return await self.start_bot()
+
+    async def settle(self) -> None:
+        await self.server.settle()
+        if self.bot is not None:
+            await self.bot.table.drain()
+        await self.server.settle()
+
+    def public(self, channel: str = "table") -> list[StoredMessage]:
+        return self.server.public_messages(self.channels[channel])
+
+    def last_public(self, channel: str = "table") -> StoredMessage:
+        return self.public(channel)[-1]
+
+    def turn_messages(self, channel: str = "table") -> list[StoredMessage]:
+        return [m for m in self.public(channel) if any("g:" in (cid or "") for _, cid, _ in _buttons(m))]
+
+
+def _buttons(message: StoredMessage) -> list[tuple[str | None, str | None, bool]]:
+    found = []
+    for row in message.components or []:
+        for component in row.get("components", []):
+            found.append((component.get("label"), component.get("custom_id"), bool(component.get("disabled"))))
+    return found
+
+
+@contextlib.asynccontextmanager
+async def world(tmp_path: Path, *, users: tuple[str, ...] = ("alice", "bob", "carol"), channels=("table", "other")):
+    server = FakeDiscord()
+    await server.start()
+    guild = server.add_guild("Board Games")
+    channel_ids = {name: server.add_channel(guild, name) for name in channels}
+    sessions = {name: server.user(server.add_user(name)) for name in users}
+    w = World(server=server, db_path=tmp_path / "games.db", guild=guild, channels=channel_ids, users=sessions)
+    try:
+        await w.start_bot()
+        yield w
+    finally:
+        await w.stop_bot()
+        await server.stop()
+
+
+def menu_choices(result: InteractionResult) -> list[tuple[str, str]]:
+    """(label, custom_id) of the move buttons in a menu reply, or the options of its selects."""
+    out = []
+    message = result.message
+    assert message is not None, "the interaction produced no message"
+    for row in message.components or []:
+        for component in row.get("components", []):
+            if component.get("type") == 2:
+                out.append((component["label"], component["custom_id"]))
+            elif component.get("type") == 3:
+                out += [(o["label"], f"{component['custom_id']}|{o['value']}") for o in component["options"]]
+    return out
