@@ -1,14 +1,14 @@
 """Buttons and selects that survive restarts.
 
-Every component is a `DynamicItem` whose custom_id carries the game id (and, for a move, the state
-version and the choice key), parsed by a template. Nothing lives in the View object: a click on a
+Every component is a `DynamicItem` whose custom_id carries the game id (and, for a move, a digest
+of the seat's choices and the choice key), parsed by a template. Nothing lives in the View object: a click on a
 message posted before a restart reaches the same handler, which loads the game from the store, and a
-click on an outdated board is recognised by its version.
+click on an outdated menu is recognised by the digest of the choices it offered.
 
 custom_id layouts (Discord allows 100 characters):
   g:<game>:<verb>                      menu, hand, board, join, leave, start
-  g:<game>:act:<version>:<choice key>  one move
-  s:<game>:pick:<version>:<n>          a select of moves; its option values are choice keys
+  g:<game>:act:<menu>:<choice key>     one move; <menu> is the digest of the seat's choices then
+  s:<game>:pick:<menu>:<n>             a select of moves; its option values are choice keys
   s:<game>:opt:<option name>           a lobby option (host only)
 """
 
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.service import menu_digest
 from rules.core import Choice, OptionSpec
 
 if TYPE_CHECKING:
@@ -41,42 +42,41 @@ def _table(interaction: discord.Interaction) -> Table:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"g:(?P<game>\d+):(?P<verb>[a-z]+)(?::(?P<version>\d+):(?P<key>.+))?",
+    template=r"g:(?P<game>\d+):(?P<verb>[a-z]+)(?::(?P<menu>[0-9a-f]+):(?P<key>.+))?",
 ):
     def __init__(
         self,
         game_id: int,
         verb: str,
         *,
-        version: int | None = None,
+        menu: str | None = None,
         key: str | None = None,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
-        custom_id = f"g:{game_id}:{verb}" + (f":{version}:{key}" if version is not None else "")
+        custom_id = f"g:{game_id}:{verb}" + (f":{menu}:{key}" if menu is not None else "")
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row))
         self.game_id = game_id
         self.verb = verb
-        self.version = version
+        self.menu = menu
         self.key = key
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any
     ) -> GameButton:
-        version = match["version"]
         return cls(
             int(match["game"]),
             match["verb"],
-            version=int(version) if version is not None else None,
+            menu=match["menu"],
             key=match["key"],
             label=item.label,
             style=item.style,
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _table(interaction).on_button(interaction, self.game_id, self.verb, self.version, self.key)
+        await _table(interaction).on_button(interaction, self.game_id, self.verb, self.menu, self.key)
 
 
 class GameSelect(
@@ -110,11 +110,12 @@ class GameSelect(
             await table.on_option(interaction, self.game_id, self.arg, values[0] if values else None)
 
 
-def choice_menu(game_id: int, version: int, choices: list[Choice]) -> tuple[discord.ui.View, list[Choice]]:
+def choice_menu(game_id: int, choices: list[Choice]) -> tuple[discord.ui.View, list[Choice]]:
     """The seat's choices as buttons when few, as one select per group when many.
 
     Returns the view and the choices that did not fit (offered through `/play` autocomplete).
     """
+    menu = menu_digest(choices)
     view = discord.ui.View(timeout=None)
     if len(choices) <= MAX_BUTTONS:
         for index, choice in enumerate(choices):
@@ -122,7 +123,7 @@ def choice_menu(game_id: int, version: int, choices: list[Choice]) -> tuple[disc
                 GameButton(
                     game_id,
                     "act",
-                    version=version,
+                    menu=menu,
                     key=choice.key,
                     label=_short(choice.label, 80),
                     style=BUTTON_STYLES[choice.style],
@@ -146,7 +147,7 @@ def choice_menu(game_id: int, version: int, choices: list[Choice]) -> tuple[disc
             options=[discord.SelectOption(label=_short(c.label, 100), value=c.key) for c in part],
             row=index,
         )
-        view.add_item(GameSelect(game_id, "pick", str(version), str(index), select))
+        view.add_item(GameSelect(game_id, "pick", menu, str(index), select))
     return view, [choice for _, part in left for choice in part]
 
 

@@ -19,13 +19,14 @@ DEFER_AFTER = 2.0
 
 class Reply:
     def __init__(
-        self, interaction: discord.Interaction, *, update: bool = False, defer_after: float = DEFER_AFTER
-    ):
+        self, interaction: discord.Interaction, *, update: bool = False, defer_after: float | None = None
+    ) -> None:
         """`update=True` means the answer replaces the message whose component was clicked."""
         self.interaction = interaction
         self.update = update
         self._lock = asyncio.Lock()
-        self._timer = asyncio.get_running_loop().create_task(self._defer_later(defer_after))
+        delay = DEFER_AFTER if defer_after is None else defer_after
+        self._timer = asyncio.get_running_loop().create_task(self._defer_later(delay))
 
     async def _defer_later(self, delay: float) -> None:
         await asyncio.sleep(delay)

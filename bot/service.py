@@ -8,6 +8,7 @@ it and then fans the outcome out to the channel and the players.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 import re
@@ -245,12 +246,6 @@ class GameService:
         return game, True, []
 
     # ---- moves ----------------------------------------------------------------------------
-    async def find_choice(self, game: GameRecord, seat: Seat, key: str) -> Choice:
-        for choice in await self.choices(game, seat):
-            if choice.key == key:
-                return choice
-        raise UserError("That choice is not available any more. Use the current turn message or `/play`.")
-
     async def play(
         self,
         game_id: int,
@@ -258,10 +253,15 @@ class GameService:
         *,
         key: str | None = None,
         action: dict[str, Any] | str | None = None,
-        expected_version: int | None = None,
+        menu: str | None = None,
         interaction_id: int | None = None,
     ) -> Move:
-        """Apply one move for `user_id`, chosen by choice key or given as action JSON."""
+        """Apply one move for `user_id`, chosen by choice key or given as action JSON.
+
+        `menu` is the digest of the seat's choices when its buttons were drawn: if the seat's choices
+        have changed since, the click is stale and refused. Other seats' moves in a simultaneous step
+        do not change this seat's choices, so their buttons stay valid.
+        """
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
             game = await self.store.game(game_id)
@@ -271,10 +271,6 @@ class GameService:
                 raise UserError("That game is over.")
             if game.status == GameStatus.LOBBY:
                 raise UserError("The game has not started yet.")
-            if expected_version is not None and expected_version != game.version:
-                raise UserError(
-                    "That board has moved on since those buttons were posted; here is where it stands."
-                )
             seats = await self.store.seats(game.id)
             mine = next((seat for seat in seats if seat.user_id == user_id), None)
             if mine is None:
@@ -287,7 +283,15 @@ class GameService:
                     f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
                 )
             if key is not None:
-                action = (await self.find_choice(game, mine.seat, key)).action
+                choices = rules.legal_actions(before, mine.seat)
+                if menu is not None and menu != menu_digest(choices):
+                    raise UserError(
+                        "That board has moved on since those buttons were posted; here is where it stands."
+                    )
+                chosen = next((choice for choice in choices if choice.key == key), None)
+                if chosen is None:
+                    raise UserError("That choice is not available any more; here is where it stands.")
+                action = chosen.action
             if action is None:
                 raise UserError("Pick a move from the list.")
             if isinstance(action, str):
@@ -334,11 +338,30 @@ class GameService:
                 newly_to_act=sorted(rules.to_act(after) - rules.to_act(before)),
             )
 
+    async def replay(self, game: GameRecord) -> list[Any]:
+        """Every state of the game, rebuilt from its seed and action log (index = version).
+
+        This is the audit: the last state must equal the stored snapshot, or the snapshot or the
+        rules changed under the game.
+        """
+        rules = self.rules_for(game.kind)
+        seats = await self.store.seats(game.id)
+        states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
+        for record in await self.store.actions(game.id):
+            states.append(rules.apply(states[-1], record.seat, record.action).state)
+        return states
+
     async def log_lines(self, game: GameRecord, limit: int = 20) -> list[str]:
         lines: list[str] = []
         for record in await self.store.actions(game.id, limit=limit):
             lines.extend(event["text"] for event in record.events)
         return lines[-limit:]
+
+
+def menu_digest(choices: list[Choice]) -> str:
+    """A short fingerprint of a seat's choices, carried by its buttons to recognise stale ones."""
+    joined = "\n".join(choice.key for choice in choices)
+    return hashlib.blake2s(joined.encode(), digest_size=5).hexdigest()
 
 
 def _private_part(rules: Game, state: Any, seat: Seat) -> dict[str, Any]:

@@ -78,10 +78,10 @@ class Table:
 
     # ---- components ------------------------------------------------------------------------
     async def on_button(
-        self, interaction: discord.Interaction, game_id: int, verb: str, version: int | None, key: str | None
+        self, interaction: discord.Interaction, game_id: int, verb: str, menu: str | None, key: str | None
     ) -> None:
         handlers: dict[str, Callable[[Reply], Awaitable[None]]] = {
-            "act": lambda reply: self._act(reply, game_id, key, version),
+            "act": lambda reply: self._act(reply, game_id, key, menu),
             "menu": lambda reply: self._menu(reply, game_id),
             "hand": lambda reply: self._hand(reply, game_id),
             "board": lambda reply: self._board(reply, game_id),
@@ -115,16 +115,16 @@ class Table:
         game: GameRecord,
         *,
         key: str | None = None,
-        version: int | None = None,
+        menu: str | None = None,
         text: str | None = None,
     ) -> None:
         """Apply the caller's move, confirm it to them with their next choices, then tell everyone."""
         interaction = reply.interaction
         if text is not None:
-            key, version = await self._resolve_typed_move(game, interaction.user.id, text)
+            key, menu = await self._resolve_typed_move(game, interaction.user.id, text)
         try:
             move = await self.service.play(
-                game.id, interaction.user.id, key=key, expected_version=version, interaction_id=interaction.id
+                game.id, interaction.user.id, key=key, menu=menu, interaction_id=interaction.id
             )
         except UserError as refusal:
             if "moved on" in refusal.message or "moved first" in refusal.message:
@@ -134,16 +134,16 @@ class Table:
         await self._confirm(reply, move)
         self.spawn(self.announce(move), f"announce-{game.id}-{move.version}")
 
-    async def _act(self, reply: Reply, game_id: int, key: str | None, version: int | None) -> None:
-        if key is None or version is None:
+    async def _act(self, reply: Reply, game_id: int, key: str | None, menu: str | None) -> None:
+        if key is None or menu is None:
             raise UserError("That button is broken; use `/play` instead.")
-        await self.play_move(reply, await self._game(game_id), key=key, version=version)
+        await self.play_move(reply, await self._game(game_id), key=key, menu=menu)
 
-    async def _resolve_typed_move(self, game: GameRecord, user_id: int, text: str) -> tuple[str, int | None]:
-        """`/play` gets '<version>:<key>' from autocomplete, or whatever the player typed."""
-        match = re.fullmatch(r"(\d+):(.+)", text.strip())
+    async def _resolve_typed_move(self, game: GameRecord, user_id: int, text: str) -> tuple[str, str | None]:
+        """`/play` gets '<menu digest>:<key>' from autocomplete, or whatever the player typed."""
+        match = re.fullmatch(r"([0-9a-f]{10}):(.+)", text.strip())
         if match:
-            return match.group(2), int(match.group(1))
+            return match.group(2), match.group(1)
         seat = await self.service.require_seat(game, user_id)
         choices = await self.service.choices(game, seat.seat)
         wanted = text.strip().lower()
@@ -151,9 +151,12 @@ class Table:
         partial = [c for c in choices if wanted in c.label.lower()]
         found = exact or partial
         if len(found) == 1:
-            return found[0].key, game.version
+            return found[0].key, None
         if not choices:
-            raise UserError("You have nothing to do right now.")
+            waiting = await self._waiting_names(game)
+            raise UserError(
+                f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
+            )
         sample = ", ".join(f"`{c.label}`" for c in (found or choices)[:5])
         if found:
             raise UserError(f"{len(found)} moves match {text!r}; pick one from the list, e.g. {sample}.")
@@ -165,7 +168,7 @@ class Table:
         view = None
         if move.result is None and move.seat in move.rules.to_act(move.after):
             choices = move.rules.legal_actions(move.after, move.seat)
-            view, rest = choice_menu(move.game.id, move.version, choices)
+            view, rest = choice_menu(move.game.id, choices)
             content += "\n\n**Your turn continues:**" + _more_note(rest)
         await reply.send(_clip(content), view=view)
 
@@ -175,7 +178,7 @@ class Table:
         if seat is None or game.status != GameStatus.ACTIVE:
             raise UserError(message)
         choices = await self.service.choices(game, seat.seat)
-        view, rest = choice_menu(game.id, game.version, choices)
+        view, rest = choice_menu(game.id, choices)
         headline = (await self.service.view(game, None)).headline
         text = f"⚠️ {message}\n{headline}"
         if choices:
@@ -192,7 +195,7 @@ class Table:
             raise UserError(
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
-        view, rest = choice_menu(game.id, game.version, choices)
+        view, rest = choice_menu(game.id, choices)
         headline = (await self.service.view(game, seat.seat)).headline
         await reply.send(_clip(f"**{headline}**\nYour choices:" + _more_note(rest)), view=view)
 

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.reply import Reply
-from bot.service import UserError
+from bot.service import UserError, menu_digest
 
 if TYPE_CHECKING:
     from bot.client import HostBot
@@ -39,11 +39,10 @@ class Play(commands.Cog):
         if seat is None:
             return []
         wanted = current.lower().strip()
-        choices = [c for c in await service.choices(game, seat.seat) if wanted in c.label.lower()]
-        return [
-            app_commands.Choice(name=choice.label[:100], value=f"{game.version}:{choice.key}"[:100])
-            for choice in choices[:25]
-        ]
+        everything = await service.choices(game, seat.seat)
+        menu = menu_digest(everything)
+        choices = [c for c in everything if wanted in c.label.lower()]
+        return [app_commands.Choice(name=c.label[:100], value=f"{menu}:{c.key}"[:100]) for c in choices[:25]]
 
     @app_commands.command(name="board", description="See the board of this channel's game")
     @app_commands.describe(public="Post it in the channel for everyone (default: only you see it)")

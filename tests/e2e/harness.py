@@ -69,12 +69,16 @@ def _buttons(message: StoredMessage) -> list[tuple[str | None, str | None, bool]
     found = []
     for row in message.components or []:
         for component in row.get("components", []):
-            found.append((component.get("label"), component.get("custom_id"), bool(component.get("disabled"))))
+            found.append(
+                (component.get("label"), component.get("custom_id"), bool(component.get("disabled")))
+            )
     return found
 
 
 @contextlib.asynccontextmanager
-async def world(tmp_path: Path, *, users: tuple[str, ...] = ("alice", "bob", "carol"), channels=("table", "other")):
+async def world(
+    tmp_path: Path, *, users: tuple[str, ...] = ("alice", "bob", "carol"), channels=("table", "other")
+):
     server = FakeDiscord()
     await server.start()
     guild = server.add_guild("Board Games")
@@ -101,3 +105,56 @@ def menu_choices(result: InteractionResult) -> list[tuple[str, str]]:
             elif component.get("type") == 3:
                 out += [(o["label"], f"{component['custom_id']}|{o['value']}") for o in component["options"]]
     return out
+
+
+async def take_turn(w: World, channel: str, user: UserSession, pick) -> bool:
+    """Press "Take my turn" on the latest turn message; if it is the user's turn, press a move.
+
+    `pick(choices)` chooses among (label, custom_id) pairs. Returns whether a move was made.
+    """
+    turn = w.turn_messages(channel)[-1]
+    game_button = next(cid for _, cid, _ in _buttons(turn) if cid and cid.endswith(":menu"))
+    menu = await user.click(turn.id, game_button)
+    if menu.content.startswith("⚠️"):
+        return False
+    label, custom_id = pick(menu_choices(menu))
+    if "|" in custom_id:  # an option of a select menu
+        select_id, value = custom_id.split("|", 1)
+        result = await user.select(menu.message.id, select_id, [value])
+    else:
+        result = await user.click(menu.message.id, custom_id)
+    assert result.content.startswith("✅"), result.content
+    return True
+
+
+def is_over(w: World, channel: str = "table") -> bool:
+    turns = w.turn_messages(channel)
+    return bool(turns) and "Game over" in turns[-1].content
+
+
+async def play_out(
+    w: World, channel: str, users: list[UserSession], seed: int = 0, max_rounds: int = 200
+) -> None:
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(max_rounds):
+        if is_over(w, channel):
+            return
+        for user in users:
+            await take_turn(w, channel, user, rng.choice)
+            await w.settle()
+            if is_over(w, channel):
+                return
+    raise AssertionError("the game did not end")
+
+
+async def open_game(w: World, channel: str, host: UserSession, others: list[UserSession], **options) -> None:
+    result = await host.slash(w.channels[channel], "game new", game="test-highcard", **options)
+    assert not result.ephemeral, result.content
+    for user in others:
+        joined = await user.slash(w.channels[channel], "game join")
+        assert not joined.ephemeral, joined.content
+    started = await host.slash(w.channels[channel], "game start")
+    assert "has started" in started.content, started.content
+    await w.settle()

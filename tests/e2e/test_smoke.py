@@ -17,7 +17,7 @@ async def test_lobby_and_first_move(tmp_path):
         for m in w.public():
             print("PUBLIC", m.content[:200], [a.filename for a in m.attachments])
         turn = w.last_public()
-        menu = await alice.click(turn.id, f"g:1:menu")
+        menu = await alice.click(turn.id, "g:1:menu")
         print(menu.content, menu_choices(menu))
         label, cid = menu_choices(menu)[0]
         r = await alice.click(menu.message.id, cid)
