@@ -184,12 +184,7 @@ def _option_select(spec: OptionSpec, current: Any, row: int) -> discord.ui.Selec
     else:
         low = spec.min if spec.min is not None else 0
         high = spec.max if spec.max is not None else low + 24
-        values = list(range(low, high + 1))
-        if len(values) > MAX_SELECT_OPTIONS:  # keep the current value and an even spread
-            step = len(values) / (MAX_SELECT_OPTIONS - 1)
-            values = sorted(
-                {values[int(i * step)] for i in range(MAX_SELECT_OPTIONS - 1)} | {high, int(current)}
-            )
+        values = _spread(low, high, int(current))
         pairs = [(str(value), str(value)) for value in values]
         chosen = str(current)
     return discord.ui.Select(
@@ -202,6 +197,15 @@ def _option_select(spec: OptionSpec, current: Any, row: int) -> discord.ui.Selec
         ],
         row=row,
     )
+
+
+def _spread(low: int, high: int, current: int) -> list[int]:
+    """At most 25 values from low to high: every one when they fit, else round steps plus the ends."""
+    if high - low < MAX_SELECT_OPTIONS:
+        return list(range(low, high + 1))
+    step = next(s for s in (2, 5, 10, 20, 25, 50, 100, 250, 500, 1000, 10**6) if (high - low) // s <= 20)
+    values = {low, high, current} | set(range(((low + step - 1) // step) * step, high + 1, step))
+    return sorted(values)[:MAX_SELECT_OPTIONS]
 
 
 def _short(text: str, limit: int) -> str:

@@ -1,0 +1,353 @@
+"""`python -m bot --local`: the real bot on the embedded Discord emulator, driven from a terminal.
+
+A newcomer tries the bot here without a Discord account, and we debug here. You type as one of
+several users (`alice> /game new game:test`), and the console prints what each user would see:
+channel messages, their ephemeral replies and their DMs, with buttons numbered for `click N`.
+Images are written to a folder and their paths printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.config import Settings
+from bot.emulator.driver import EmulatorUsageError, InteractionFailed, UserSession
+from bot.emulator.model import StoredMessage
+from bot.emulator.server import FakeDiscord
+from bot.emulator.testing import run_bot, stop_bot
+
+USERS = ("alice", "bob", "carol", "dave")
+CHANNELS = ("table", "side")
+MANAGE_CHANNELS = 1 << 4
+
+HELP = """\
+Type as a user:  NAME> COMMAND      (users: alice, bob, carol, dave; alice is a moderator)
+  alice> /game new game:iron-bridge-gorge seed:7   a slash command, options as name:value
+  bob> /game join          alice> /game start         bob> /play move:"Pledge 3"
+  carol> complete /play move:ple    the autocomplete list for an option
+  bob> click 2             press button 2 of the last message bob saw with buttons
+  bob> click Join          ... or press it by its label
+  bob> select 1 3          pick option 3 of select menu 1 of that message
+Other commands:
+  #side / #table           switch channel          show     reprint this channel
+  dm off dave / dm on dave close or open a user's DMs
+  restart                  stop the bot and start it again (games continue)
+  help                     this text               quit     leave
+"""
+
+
+@dataclass
+class Console:
+    server: FakeDiscord
+    settings: Settings
+    out_dir: Path
+    channels: dict[str, int]
+    users: dict[str, UserSession]
+    channel: str = "table"
+    bot: object = None
+    task: object = None
+    printed: dict[int, int] = field(default_factory=dict)  # message id -> edits printed
+    last_with_components: dict[str, int] = field(default_factory=dict)
+
+    # ---- bot lifecycle ----------------------------------------------------------------------
+    async def start_bot(self) -> None:
+        from bot.client import HostBot
+
+        bot = HostBot(self.settings, guild_ready_timeout=0.1)
+        self.task = await run_bot(bot, self.server)
+        self.bot = bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await stop_bot(self.bot, self.task)  # type: ignore[arg-type]
+            self.bot = None
+
+    async def settle(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            await self.server.settle(timeout=15)
+        if self.bot is not None:
+            await self.bot.table.drain()  # type: ignore[attr-defined]
+        with contextlib.suppress(TimeoutError):
+            await self.server.settle(timeout=15)
+
+    # ---- one line of input --------------------------------------------------------------------
+    async def handle(self, line: str) -> bool:
+        """Run one console line; False means quit."""
+        line = line.strip()
+        if not line or line.startswith("//"):
+            return True
+        if line in {"quit", "exit"}:
+            return False
+        if line == "help":
+            print(HELP)
+            return True
+        if line.startswith("#"):
+            name = line[1:]
+            if name not in self.channels:
+                print(f"  no channel #{name}; channels: {', '.join('#' + c for c in self.channels)}")
+            else:
+                self.channel = name
+                print(f"  now in #{name}")
+            return True
+        if line == "show":
+            for message in self.server.public_messages(self.channels[self.channel]):
+                self._print_message(message, force=True)
+            return True
+        if line == "restart":
+            print("  restarting the bot…")
+            await self.stop_bot()
+            await self.start_bot()
+            print("  the bot is back; games and buttons continue.")
+            return True
+        match = re.fullmatch(r"dm (on|off) (\w+)", line)
+        if match:
+            user = self.users.get(match.group(2))
+            if user is None:
+                print(f"  no user {match.group(2)}")
+            else:
+                self.server.set_dms_open(user.id, match.group(1) == "on")
+                print(f"  {user.name}'s DMs are now {match.group(1)}")
+            return True
+        match = re.fullmatch(r"(\w+)\s*>\s*(.+)", line)
+        if not match or match.group(1) not in self.users:
+            print(
+                f"  I did not understand that. Start with a user name, e.g. `alice> /game new`. {_users_hint()}"
+            )
+            return True
+        await self._act(self.users[match.group(1)], match.group(2).strip())
+        return True
+
+    async def _act(self, user: UserSession, command: str) -> None:
+        channel_id = self.channels[self.channel]
+        try:
+            if command.startswith("/"):
+                name, options = _parse_slash(command[1:])
+                await user.slash(channel_id, name, **options)
+            elif command.startswith("complete "):
+                name, options = _parse_slash(command[len("complete ") :].lstrip("/"))
+                if not options:
+                    print("  say which option to complete, e.g. `complete /play move:bu`")
+                    return
+                focused = list(options)[-1]
+                value = str(options.pop(focused))
+                choices = await user.autocomplete(channel_id, name, focused=focused, value=value, **options)
+                print(f"  {user.name} sees {len(choices)} suggestions:")
+                for choice in choices:
+                    print(f"    {choice['name']}   (value {choice['value']})")
+                return
+            elif command.startswith("click "):
+                await self._click(user, command[len("click ") :].strip())
+            elif command.startswith("select "):
+                await self._select(user, command[len("select ") :].split())
+            else:
+                print("  commands: /slash command, click N, select N M, complete /cmd option:text")
+                return
+        except EmulatorUsageError as error:
+            print(f"  Discord would not allow that: {error}")
+            return
+        except InteractionFailed as error:
+            print(f"  ✖ the bot did not answer in time: {error}")
+        except ValueError as error:
+            print(f"  {error}")
+            return
+        await self.settle()
+        self.print_new()
+
+    async def _click(self, user: UserSession, which: str) -> None:
+        message = self._last_components(user)
+        buttons = [(label, cid) for label, cid, disabled in user.buttons(message.id) if cid and not disabled]
+        if which.isdigit() and 1 <= int(which) <= len(buttons):
+            custom_id = buttons[int(which) - 1][1]
+        else:
+            found = [cid for label, cid in buttons if (label or "").lower() == which.lower()]
+            if not found:
+                raise ValueError(f"no button {which!r}; {user.name}'s last buttons: {_numbered(buttons)}")
+            custom_id = found[0]
+        await user.click(message.id, custom_id)
+
+    async def _select(self, user: UserSession, args: list[str]) -> None:
+        if len(args) != 2 or not all(arg.isdigit() for arg in args):
+            raise ValueError("use `select MENU OPTION`, e.g. `select 1 3`")
+        message = self._last_components(user)
+        selects = [c for row in message.components for c in row.get("components", []) if c.get("type") == 3]
+        menu, option = int(args[0]), int(args[1])
+        if not 1 <= menu <= len(selects):
+            raise ValueError(f"that message has {len(selects)} select menus")
+        options = selects[menu - 1]["options"]
+        if not 1 <= option <= len(options):
+            raise ValueError(f"that menu has {len(options)} options")
+        await user.select(message.id, selects[menu - 1]["custom_id"], [options[option - 1]["value"]])
+
+    def _last_components(self, user: UserSession) -> StoredMessage:
+        message_id = self.last_with_components.get(user.name)
+        if message_id is None:
+            raise ValueError(f"{user.name} has not seen any buttons yet")
+        return self.server.message(message_id)
+
+    # ---- output ---------------------------------------------------------------------------------
+    def print_new(self) -> None:
+        for message in sorted(self.server.world.messages.values(), key=lambda m: m.id):
+            self._print_message(message)
+
+    def _print_message(self, message: StoredMessage, *, force: bool = False) -> None:
+        seen = self.printed.get(message.id)
+        if message.deleted or (not force and seen is not None and seen >= message.edits):
+            return
+        self.printed[message.id] = message.edits
+        audience = self._audience(message)
+        if audience is None:
+            return
+        where, viewers = audience
+        edited = " (edited)" if seen is not None and not force else ""
+        print(f"\n── {where}{edited}")
+        for line in self._readable(message.content).splitlines() or [""]:
+            print(f"   {line}")
+        for attachment in message.attachments:
+            path = self.out_dir / f"{message.id}-{attachment.filename}"
+            path.write_bytes(attachment.data)
+            alt = f" — {attachment.description}" if attachment.description else ""
+            print(f"   🖼  {path}{alt}")
+        controls = self._controls(message)
+        if controls:
+            print("   " + controls)
+            for viewer in viewers:
+                self.last_with_components[viewer] = message.id
+
+    def _audience(self, message: StoredMessage) -> tuple[str, list[str]] | None:
+        channel = self.server.world.channels.get(message.channel_id)
+        if channel is None:
+            return None
+        names = {session.id: name for name, session in self.users.items()}
+        if channel.recipient_id is not None:
+            name = names.get(channel.recipient_id, "?")
+            return f"DM to {name} (only {name} sees this)", [name]
+        label = f"#{channel.name}"
+        if message.ephemeral:
+            name = names.get(message.ephemeral_for or 0, "?")
+            return f"{label} · only {name} sees this", [name]
+        return f"{label} · everyone", list(self.users)
+
+    def _controls(self, message: StoredMessage) -> str:
+        parts = []
+        button = 0
+        select = 0
+        for row in message.components or []:
+            for component in row.get("components", []):
+                if component.get("type") == 2 and component.get("custom_id"):
+                    button += 1
+                    parts.append(f"[{button} {component.get('label')}]")
+                elif component.get("type") == 3:
+                    select += 1
+                    options = " / ".join(
+                        f"{i}:{o['label']}" for i, o in enumerate(component["options"], start=1)
+                    )
+                    parts.append(f"\n   select {select} ({component.get('placeholder', '')}): {options}")
+        return " ".join(parts).strip()
+
+    def _readable(self, text: str) -> str:
+        names = {str(session.id): name for name, session in self.users.items()}
+        channels = {str(cid): name for name, cid in self.channels.items()}
+        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(m.group(1), m.group(1)), text)
+        return re.sub(r"<#(\d+)>", lambda m: "#" + channels.get(m.group(1), m.group(1)), text)
+
+
+def _parse_slash(text: str) -> tuple[str, dict[str, object]]:
+    """'game new game:x seed:5' -> ('game new', {'game': 'x', 'seed': 5})."""
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise ValueError(f"could not read that: {error}") from None
+    name_parts: list[str] = []
+    options: dict[str, object] = {}
+    for word in words:
+        key, sep, value = word.partition(":")
+        if sep and key and not options and not name_parts:
+            raise ValueError("start with the command name, e.g. /game new game:test")
+        if sep and key:
+            options[key] = _typed(value)
+        elif options:
+            raise ValueError(f"{word!r}: options look like name:value")
+        else:
+            name_parts.append(word)
+    return " ".join(name_parts), options
+
+
+def _typed(value: str) -> object:
+    if re.fullmatch(r"-?\d+", value):
+        return int(value)
+    if value.lower() in {"true", "false"}:
+        return value.lower() == "true"
+    return value
+
+
+def _numbered(buttons: list[tuple[str | None, str]]) -> str:
+    return ", ".join(f"{i}:{label}" for i, (label, _) in enumerate(buttons, start=1)) or "none"
+
+
+def _users_hint() -> str:
+    return f"Users: {', '.join(USERS)}."
+
+
+def _fresh_output(settings: Settings) -> tuple[Path, Path]:
+    """The image folder, and a new database in it: each local session starts from an empty table."""
+    out_dir = Path(settings.output_dir).resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    database = out_dir / "local.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+    return out_dir, database
+
+
+def _script_lines(script: str | None) -> list[str] | None:
+    return Path(script).read_text(encoding="utf-8").splitlines() if script else None
+
+
+async def run_console(settings: Settings, *, script: str | None = None) -> int:
+    out_dir, database = _fresh_output(settings)
+    settings = settings.model_copy(update={"database_url": f"sqlite:///{database}", "discord_token": "local"})
+    if logging.getLogger().level < logging.WARNING and settings.log_level.upper() == "INFO":
+        logging.getLogger().setLevel(logging.WARNING)  # keep the console readable; LOG_LEVEL=DEBUG shows all
+
+    server = FakeDiscord()
+    await server.start()
+    guild = server.add_guild("Local Table")
+    channels = {name: server.add_channel(guild, name) for name in CHANNELS}
+    users = {name: server.user(server.add_user(name)) for name in USERS}
+    server.set_permissions(guild, users["alice"].id, MANAGE_CHANNELS)
+    console = Console(server=server, settings=settings, out_dir=out_dir, channels=channels, users=users)
+    try:
+        await console.start_bot()
+        print(f"The bot is running on a local Discord emulator. Images go to {out_dir}")
+        print(HELP)
+        from rules import registry
+
+        print("Games: " + ", ".join(f"{g.info.id} ({g.info.name})" for g in registry.all_games()))
+        lines = _script_lines(script)
+        while True:
+            if lines is not None:
+                if not lines:
+                    break
+                line = lines.pop(0)
+                print(f"\n#{console.channel} {line}")
+            else:
+                try:
+                    line = await asyncio.to_thread(input, f"\n#{console.channel} ")
+                except EOFError:
+                    break
+            if not await console.handle(line):
+                break
+    finally:
+        await console.stop_bot()
+        await server.stop()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(asyncio.run(run_console(Settings())))

@@ -1,0 +1,65 @@
+"""`python -m bot` without a token explains itself; `--local` plays from a script."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DISCORD_API_BASE"}}
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,  # no .env there
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_without_a_token_it_says_what_to_set_and_no_traceback(tmp_path):
+    result = _run([], tmp_path)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and "python -m bot --local" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_local_console_plays_a_scripted_session(tmp_path):
+    script = tmp_path / "session.txt"
+    script.write_text(
+        "\n".join(
+            [
+                "alice> /game new game:iron-bridge-gorge seed:7",
+                "bob> click Join",
+                "alice> /game start",
+                "alice> click 1",
+                "alice> click 1",
+                "dave> /hand",
+                "bob> /play move:nonsense",
+                "#side",
+                "carol> /board",
+                "quit",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    result = _run(["--local", "--script", str(script)], tmp_path, OUTPUT_DIR=str(tmp_path / "out"))
+    out = result.stdout
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Traceback" not in out + result.stderr
+    assert "@bob joined" in out or "Players (2/" in out
+    assert "has started with alice, bob" in out
+    assert "DM to alice (only alice sees this)" in out
+    assert "only dave sees this" in out and "You are not playing in this game" in out
+    assert "is not one of your moves" in out
+    assert "There is no game being played in this channel" in out
+    pictures = sorted((tmp_path / "out").glob("*.png"))
+    assert pictures and all(p.stat().st_size > 1000 for p in pictures)
+    assert any(str(p) in out for p in pictures)
