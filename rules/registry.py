@@ -45,7 +45,11 @@ def _load_builtins() -> None:
         except ModuleNotFoundError as error:
             if error.name and module_name.startswith(error.name):
                 continue  # that game has not been written yet
-            raise
+            log.exception("%s could not be imported; the other games are still offered", module_name)
+            continue
+        except Exception:
+            log.exception("%s could not be imported; the other games are still offered", module_name)
+            continue
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
             _games.setdefault(game.info.id, game)

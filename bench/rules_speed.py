@@ -1,0 +1,70 @@
+"""Per registered game: apply / legal_actions times, random full games per second, board render time."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bench.machine import summary
+from renderer.registry import render
+from rules import registry
+from rules.core import Game
+
+
+def random_game(
+    game: Game,
+    players: int,
+    seed: int,
+    *,
+    timings: dict[str, list[float]] | None = None,
+    max_moves: int = 20_000,
+):
+    rng = random.Random(seed)
+    state = game.setup([f"p{i}" for i in range(players)], {}, seed)
+    states = [state]
+    for _ in range(max_moves):
+        if game.result(state) is not None:
+            break
+        seat = rng.choice(sorted(game.to_act(state)))
+        start = time.perf_counter()
+        choices = game.legal_actions(state, seat)
+        middle = time.perf_counter()
+        state = game.apply(state, seat, rng.choice(choices).action).state
+        end = time.perf_counter()
+        if timings is not None:
+            timings["legal_actions"].append((middle - start) * 1000)
+            timings["apply"].append((end - middle) * 1000)
+        states.append(state)
+    return states
+
+
+def run(games_per_kind: int = 20) -> None:
+    for game in registry.all_games():
+        if game.info.id.startswith("test-"):
+            continue
+        players = game.info.max_players if game.info.max_players <= 4 else 4
+        players = max(players, game.info.min_players)
+        timings: dict[str, list[float]] = {"legal_actions": [], "apply": []}
+        start = time.perf_counter()
+        last_states = []
+        for seed in range(games_per_kind):
+            last_states = random_game(game, players, seed, timings=timings)
+        elapsed = time.perf_counter() - start
+        print(f"\n{game.info.name} ({players} players, {games_per_kind} random games)")
+        print(f"  apply          {summary(timings['apply'])}")
+        print(f"  legal_actions  {summary(timings['legal_actions'])}")
+        print(
+            f"  random games   {games_per_kind / elapsed:8.1f} games/s ({elapsed / games_per_kind * 1000:.0f} ms each)"
+        )
+        late = last_states[max(0, int(len(last_states) * 0.85))]
+        view = game.view(late, None)
+        render_ms: list[float] = []
+        size = 0
+        for _ in range(15):
+            start = time.perf_counter()
+            png = render(view)
+            render_ms.append((time.perf_counter() - start) * 1000)
+            size = len(png)
+        print(
+            f"  board render   {summary(render_ms)}   PNG {size / 1024:.0f} KB (late in the game, public view)"
+        )

@@ -1,0 +1,235 @@
+"""City of Iron's game state and actions: pydantic models, JSON round-trippable.
+
+Card instances are strings: a building is "<type>.<n>" ("turnip-farm.2"), a citizen or military
+card "<type>.<seat><copy>" ("scholar.0a"), a town or land its data id, a Score card "score-A".
+Draw piles list their top card first; discard piles list their top (latest) card last, so flipping
+a discard pile into the draw pile keeps the list as it is (no shuffle, order unchanged).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from rules.core import Model, Rng, Seat
+
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy for the shapes our state uses: scalars, homogeneous lists, dicts, our models and the Rng."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list:
+        if not value or type(value[0]) in _SCALARS:
+            return value.copy()
+        return [_copied(item) for item in value]
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, FastCopy):
+        return value.__deepcopy__()
+    if kind is Rng:
+        return Rng(seed=value.seed, counter=value.counter)
+    return copy.deepcopy(value)
+
+
+class FastCopy(Model):
+    """`apply` deep-copies the state on every move; this copy knows the state's shapes and is ~10x faster."""
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+        clone = object.__new__(type(self))
+        object.__setattr__(clone, "__dict__", {key: _copied(value) for key, value in self.__dict__.items()})
+        object.__setattr__(clone, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
+        object.__setattr__(clone, "__pydantic_extra__", None)
+        object.__setattr__(clone, "__pydantic_private__", None)
+        return clone
+
+
+Phase = Literal["nation", "arrange", "bid", "rebid", "actions", "snyle", "purchase", "over"]
+
+
+class City(FastCopy):
+    id: str
+    """Unique in the game: "<seat>-<n>"."""
+    land: str
+    token: str
+    districts: list[str] = Field(default_factory=list)
+    buildings: list[str] = Field(default_factory=list)
+
+
+class Player(FastCopy):
+    name: str
+    nation: str | None = None
+    coins: int
+    science: int = 0
+    vp: int = 0
+    actions_left: int = 0
+    hand: list[str] = Field(default_factory=list)
+    citizen_draw: list[str] = Field(default_factory=list)
+    citizen_discard: list[str] = Field(default_factory=list)
+    military_draw: list[str] = Field(default_factory=list)
+    military_discard: list[str] = Field(default_factory=list)
+    unpurchased: list[str] = Field(default_factory=list)
+    selected: list[str] = Field(default_factory=list)
+    """Secret purchases chosen this End Round (still in `unpurchased` until revealed)."""
+    done: bool = False
+    """Arranged the starting decks / finished choosing purchases."""
+    cities: list[City] = Field(default_factory=list)
+    towns: list[str] = Field(default_factory=list)
+    stored: list[str] = Field(default_factory=list)
+    snyle_good: str | None = None
+    tokens: list[str] = Field(default_factory=list)
+    """City/District tokens not yet placed."""
+
+
+class CityState(FastCopy):
+    players: list[Player]
+    rng: Rng
+    nations_mode: Literal["random", "pick"]
+    abilities: bool
+    expansion: bool
+    stored_penalty: Literal["per_card", "per_two"]
+    phase: Phase
+    round: int = 1
+    row: list[str | None]
+    deck: list[str]
+    discard: list[str] = Field(default_factory=list)
+    box: list[str] = Field(default_factory=list)
+    """Components out of this game (player-count removals, unused lands and towns)."""
+    score_area: list[str] = Field(default_factory=list)
+    score_due: list[str] = Field(default_factory=list)
+    """Score cards drawn at the previous End Round: scored at the next one."""
+    scorings: int = 0
+    last_round: bool = False
+    town_piles: dict[str, list[str]]
+    expansion_row: list[str] = Field(default_factory=list)
+    expansion_deck: list[str] = Field(default_factory=list)
+    town_buildings: dict[str, list[str]] = Field(default_factory=dict)
+    """Buildings held by Metgra and Cazum: they follow the town when it is conquered."""
+    lands: list[str]
+    """Land boards still available to settle."""
+    bid_order: list[Seat]
+    """Left to right on the bid track."""
+    track: list[Seat | None] = Field(default_factory=list)
+    """Turn-order track spaces, left to right; turn order runs right to left."""
+    turn_order: list[Seat] = Field(default_factory=list)
+    current: Seat = 0
+    """Who acts in a sequential step (nation pick, bid, rebid, actions, Snyle)."""
+    bid_index: int = 0
+    scored_now: bool = False
+    """This End Round scored an A or B card (its Score card gives science)."""
+    city_counter: int = 0
+
+
+class PickNation(Model):
+    kind: Literal["nation"] = "nation"
+    nation: str
+
+
+class Arrange(Model):
+    kind: Literal["arrange"] = "arrange"
+    citizen: list[str]
+    """Card types of the starting citizen deck, top first."""
+    military: list[str]
+
+
+class Bid(Model):
+    kind: Literal["bid"] = "bid"
+    space: int = Field(ge=0)
+
+
+class Rebid(Model):
+    kind: Literal["rebid"] = "rebid"
+    space: int | None = Field(default=None, ge=0)
+    """None keeps the first bid."""
+
+
+class Build(Model):
+    kind: Literal["build"] = "build"
+    card: str
+    site: str
+    """A city id or a town that holds buildings."""
+    demolish: str | None = None
+
+
+class Store(Model):
+    kind: Literal["store"] = "store"
+    card: str
+
+
+class DrawCard(Model):
+    kind: Literal["draw"] = "draw"
+    deck: Literal["citizen", "military"]
+
+
+class Tax(Model):
+    kind: Literal["tax"] = "tax"
+
+
+class BuyScience(Model):
+    kind: Literal["science"] = "science"
+
+
+class Attack(Model):
+    kind: Literal["attack"] = "attack"
+    town: str
+    attackers: list[str]
+    distance: list[str] = Field(default_factory=list)
+
+
+class Play(Model):
+    kind: Literal["play"] = "play"
+    card: str
+    payers: list[str] = Field(default_factory=list)
+    """Cards paying the skills, discarded after the played card in this order."""
+    land: str | None = None
+    city: str | None = None
+    token: str | None = None
+
+
+class MoveBuilding(Model):
+    kind: Literal["move"] = "move"
+    building: str
+    site: str
+
+
+class ChooseGood(Model):
+    kind: Literal["snyle"] = "snyle"
+    good: str
+
+
+class Select(Model):
+    kind: Literal["select"] = "select"
+    card: str
+
+
+class ClearSelection(Model):
+    kind: Literal["clear"] = "clear"
+
+
+class Done(Model):
+    kind: Literal["done"] = "done"
+
+
+Action = Annotated[
+    PickNation
+    | Arrange
+    | Bid
+    | Rebid
+    | Build
+    | Store
+    | DrawCard
+    | Tax
+    | BuyScience
+    | Attack
+    | Play
+    | MoveBuilding
+    | ChooseGood
+    | Select
+    | ClearSelection
+    | Done,
+    Field(discriminator="kind"),
+]

@@ -1,0 +1,345 @@
+"""What a seat (or a spectator, seat None) may see of a City of Iron game; renderers draw from this."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from rules.city_of_iron import scoring
+from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.scoring import building, card, town
+from rules.city_of_iron.state import CityState, Player
+from rules.core import Model, Seat, View
+
+if TYPE_CHECKING:
+    from rules.city_of_iron.engine import CityOfIron
+
+
+class BuildingInfo(Model):
+    uid: str
+    name: str
+    deck: str
+    coins: int
+    science: int
+    land: str | None
+    goods: dict[str, int]
+    text: str = ""
+
+
+class TownInfo(Model):
+    id: str
+    name: str
+    stars: int
+    goods: dict[str, int]
+    defense: int
+    distance: int
+    text: str = ""
+
+
+class LandInfo(Model):
+    id: str
+    name: str
+    distance: int
+    lands: list[str]
+    requires: str | None
+
+
+class CardInfo(Model):
+    uid: str
+    name: str
+    deck: str
+    coins: int
+    science: int
+    work: int
+    distance: int
+    attack: int
+    ship: bool
+    airship: bool
+    action: str = ""
+    free: bool = False
+
+
+class CityInfo(Model):
+    id: str
+    land: LandInfo
+    capacity: int
+    districts: int
+    buildings: list[BuildingInfo]
+
+
+class GoodInfo(Model):
+    id: str
+    name: str
+    vp_first: int
+    vp_second: int
+    coin_bonus: int
+    shield: int
+    amounts: list[int]
+    """Per seat."""
+
+
+class PlayerInfo(Model):
+    name: str
+    nation: str | None
+    coins: int
+    science: int
+    vp: int
+    income: int
+    """The income track (without 1st-place coin bonuses)."""
+    actions_left: int
+    hand_size: int
+    citizen_draw: int
+    citizen_discard: int
+    military_draw: int
+    military_discard: int
+    unpurchased: int
+    cities: list[CityInfo]
+    towns: list[TownInfo]
+    stored: list[BuildingInfo]
+    tokens_left: int
+    distance: int
+    snyle_good: str | None = None
+    choosing: bool = False
+    """In the purchase step: still choosing (the choices themselves are secret)."""
+
+
+class PrivateInfo(Model):
+    hand: list[CardInfo]
+    citizen_draw: list[CardInfo]
+    """Top first: players may look through their own piles."""
+    citizen_discard: list[CardInfo]
+    military_draw: list[CardInfo]
+    military_discard: list[CardInfo]
+    unpurchased: list[CardInfo]
+    selected: list[CardInfo]
+
+
+class CityOfIronView(View):
+    phase: str
+    round: int
+    row: list[BuildingInfo | None]
+    deck_count: int
+    cards_to_next_score: int | None
+    """Building cards before the next Score card (public: the decks' sizes are known)."""
+    discard_count: int
+    scorings: int
+    score_due: bool
+    last_round: bool
+    town_piles: dict[str, list[TownInfo]]
+    """Players may look through the neutral town piles (top first)."""
+    expansion_row: list[TownInfo]
+    expansion_deck_count: int
+    lands: list[LandInfo]
+    goods: list[GoodInfo]
+    bid_costs: list[int]
+    bid_order: list[Seat]
+    track: list[Seat | None]
+    turn_order: list[Seat]
+    current: Seat | None
+    seats: list[PlayerInfo]
+    options: dict[str, str | bool]
+    private: PrivateInfo | None = None
+    nations: dict[str, str] = Field(default_factory=dict)
+
+
+@cache
+def _building(uid: str) -> BuildingInfo:
+    kind = building(uid)
+    return BuildingInfo(
+        uid=uid,
+        name=kind.name,
+        deck=kind.deck,
+        coins=kind.coins,
+        science=kind.science,
+        land=kind.land,
+        goods=kind.goods,
+        text=kind.text,
+    )
+
+
+@cache
+def _town(town_id: str) -> TownInfo:
+    kind = town(town_id)
+    return TownInfo(
+        id=town_id,
+        name=kind.name,
+        stars=kind.stars,
+        goods=kind.goods,
+        defense=kind.defense,
+        distance=kind.distance,
+        text=kind.text,
+    )
+
+
+@cache
+def _land(land_id: str) -> LandInfo:
+    land = game_data().lands[land_id]
+    return LandInfo(
+        id=land.id, name=land.name, distance=land.distance, lands=list(land.lands), requires=land.requires
+    )
+
+
+def _card(game: CityOfIron, state: CityState, player: Player, uid: str) -> CardInfo:
+    action = game._card_action(state, player, uid)
+    return _card_info(uid, action.text if action else "", bool(action and action.free))
+
+
+@cache
+def _card_info(uid: str, action: str, free: bool) -> CardInfo:
+    kind = card(uid)
+    return CardInfo(
+        uid=uid,
+        name=kind.name,
+        deck=kind.deck,
+        coins=kind.coins,
+        science=kind.science,
+        work=kind.work,
+        distance=kind.distance,
+        attack=kind.attack,
+        ship=kind.ship,
+        airship=kind.airship,
+        action=action,
+        free=free,
+    )
+
+
+def _headline(state: CityState) -> str:
+    who = state.players[state.current].name if state.phase not in ("arrange", "purchase", "over") else ""
+    text = {
+        "nation": f"Choosing nations - {who} to pick",
+        "arrange": "Arranging starting decks",
+        "bid": f"Bidding - {who} to bid",
+        "rebid": f"Bidding - {who} may bid again",
+        "actions": f"Actions - {who} to act",
+        "snyle": f"End Round - {who} chooses Snyle's good",
+        "purchase": "End Round - buying cards in secret",
+        "over": "Game over",
+    }[state.phase]
+    return f"Round {state.round} - {text}"
+
+
+def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfIronView:
+    data = game_data()
+    totals = [scoring.goods_totals(state, player) for player in state.players]
+    goods = [
+        GoodInfo(
+            id=good.id,
+            name=good.name,
+            vp_first=good.vp_first,
+            vp_second=good.vp_second,
+            coin_bonus=good.coin_bonus,
+            shield=good.shield,
+            amounts=[seat_totals[good.id] for seat_totals in totals],
+        )
+        for good in data.goods.values()
+    ]
+    seats = []
+    for player in state.players:
+        cities = []
+        for city in player.cities:
+            base = scoring.city_capacity(state, player, city)
+            capacity = base + sum(building(uid).capacity for uid in city.buildings)
+            cities.append(
+                CityInfo(
+                    id=city.id,
+                    land=_land(city.land),
+                    capacity=capacity,
+                    districts=len(city.districts),
+                    buildings=[_building(uid) for uid in city.buildings],
+                )
+            )
+        for town_id in player.towns:
+            held = state.town_buildings.get(town_id)
+            if town(town_id).capacity:
+                lands = town(town_id).lands
+                cities.append(
+                    CityInfo(
+                        id=town_id,
+                        land=LandInfo(
+                            id=town_id, name=town(town_id).name, distance=0, lands=lands, requires=None
+                        ),
+                        capacity=town(town_id).capacity + sum(building(uid).capacity for uid in held or ()),
+                        districts=0,
+                        buildings=[_building(uid) for uid in held or ()],
+                    )
+                )
+        seats.append(
+            PlayerInfo(
+                name=player.name,
+                nation=data.nations[player.nation].name if player.nation else None,
+                coins=player.coins,
+                science=player.science,
+                vp=player.vp,
+                income=scoring.income_track(state, player),
+                actions_left=player.actions_left,
+                hand_size=len(player.hand),
+                citizen_draw=len(player.citizen_draw),
+                citizen_discard=len(player.citizen_discard),
+                military_draw=len(player.military_draw),
+                military_discard=len(player.military_discard),
+                unpurchased=len(player.unpurchased),
+                cities=cities,
+                towns=[_town(town_id) for town_id in player.towns],
+                stored=[_building(uid) for uid in player.stored],
+                tokens_left=len(player.tokens),
+                distance=scoring.distance(player),
+                snyle_good=player.snyle_good,
+                choosing=state.phase == "purchase" and not player.done,
+            )
+        )
+    to_next = next((index for index, uid in enumerate(state.deck) if uid.startswith("score-")), None)
+    private = None
+    if seat is not None:
+        player = state.players[seat]
+
+        def cards(uids: list[str]) -> list[CardInfo]:
+            return [_card(game, state, player, uid) for uid in uids]
+
+        private = PrivateInfo(
+            hand=cards(player.hand),
+            citizen_draw=cards(player.citizen_draw),
+            citizen_discard=cards(player.citizen_discard),
+            military_draw=cards(player.military_draw),
+            military_discard=cards(player.military_discard),
+            unpurchased=cards(player.unpurchased),
+            selected=cards(player.selected),
+        )
+    sequential = state.phase in ("nation", "bid", "rebid", "actions", "snyle")
+    return CityOfIronView(
+        game=game.info.id,
+        seat=seat,
+        players=[player.name for player in state.players],
+        to_act=sorted(game.to_act(state)),
+        headline=_headline(state),
+        finished=state.phase == "over",
+        phase=state.phase,
+        round=state.round,
+        row=[_building(uid) if uid else None for uid in state.row],
+        deck_count=sum(1 for uid in state.deck if not uid.startswith("score-")),
+        cards_to_next_score=to_next,
+        discard_count=len(state.discard),
+        scorings=state.scorings,
+        score_due=bool(state.score_due),
+        last_round=state.last_round,
+        town_piles={stars: [_town(town_id) for town_id in pile] for stars, pile in state.town_piles.items()},
+        expansion_row=[_town(town_id) for town_id in state.expansion_row],
+        expansion_deck_count=len(state.expansion_deck),
+        lands=[_land(land_id) for land_id in state.lands],
+        goods=goods,
+        bid_costs=data.board.bid_costs[len(state.players)],
+        bid_order=state.bid_order,
+        track=state.track,
+        turn_order=state.turn_order,
+        current=state.current if sequential else None,
+        seats=seats,
+        options={
+            "nations": state.nations_mode,
+            "abilities": state.abilities,
+            "expansion": state.expansion,
+            "stored_penalty": state.stored_penalty,
+        },
+        private=private,
+        nations={nation.id: nation.ability for nation in data.nations.values()} if state.abilities else {},
+    )
