@@ -88,6 +88,7 @@ class HostBot(commands.Bot):
     async def close(self) -> None:
         if hasattr(self, "table"):
             await self.table.drain()
+            self.table.painter.close()
         await super().close()
         if self.store is not None:
             await self.store.close()

@@ -22,6 +22,9 @@ class Settings(BaseSettings):
         default=None, description="Sync commands to this guild only (instant) instead of globally."
     )
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
+    render_processes: int = Field(
+        default=1, ge=0, le=16, description="Worker processes drawing boards; 0 draws in threads instead."
+    )
     output_dir: Path = Field(default=Path("local-out"), description="--local only: where images are written.")
 
     @field_validator("dev_guild_id", mode="before")

@@ -49,7 +49,6 @@ class Move:
     after: Any
     events: list[Event]
     result: Result | None
-    changed_private: list[Seat] = field(default_factory=list)
     newly_to_act: list[Seat] = field(default_factory=list)
 
     @property
@@ -58,6 +57,10 @@ class Move:
 
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    def changed_private(self) -> list[Seat]:
+        """Seats whose private view changed: they get a DM. Computed after the reply, in the fan-out."""
+        return _changed_private(self.rules, self.before, self.after, len(self.seats))
 
 
 @dataclass
@@ -334,7 +337,6 @@ class GameService:
                 after=after,
                 events=applied.events,
                 result=result,
-                changed_private=_changed_private(rules, before, after, len(seats)),
                 newly_to_act=sorted(rules.to_act(after) - rules.to_act(before)),
             )
 

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import GameButton, choice_menu, lobby_view, turn_buttons
+from bot.pictures import Painter
 from bot.reply import Reply
 from bot.service import GameService, Move, Started, UserError
 from bot.store import GameRecord, GameStatus, SeatRecord
-from renderer.registry import render
 from rules.core import Event, Result, RuleError, Seat, View
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ class Table:
         self.service = service
         self._fanout_locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self.painter = Painter(bot.settings.render_processes)
 
     # ---- running handlers ----------------------------------------------------------------
     async def guarded(
@@ -326,7 +327,7 @@ class Table:
             to_act = sorted(move.rules.to_act(move.after))
             public = move.rules.view(move.after, None)
             await self._post_turn(move.game, move.seats, public, move.events, move.newly_to_act, move.result)
-            for seat_number in move.changed_private:
+            for seat_number in move.changed_private():
                 seat = move.seats[seat_number]
                 private_lines = [e.private[seat_number] for e in move.events if seat_number in e.private]
                 await self._dm_private(
@@ -417,7 +418,7 @@ class Table:
         return self._fanout_locks.setdefault(game_id, asyncio.Lock())
 
     async def _picture(self, view: View, filename: str) -> discord.File:
-        png = await asyncio.to_thread(render, view)
+        png = await self.painter.png(view)
         return discord.File(io.BytesIO(png), filename=filename, description=_clip(view.headline, 1000))
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
