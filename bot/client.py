@@ -53,6 +53,7 @@ class HostBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
+        self._caught_up = False
         self.store: Store | None = None
         self.service: GameService
         self.table: Table
@@ -84,6 +85,14 @@ class HostBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        if not self._caught_up:  # on_ready fires again after reconnects; once per process is enough
+            self._caught_up = True
+            self.table.spawn(self._catch_up(), "catch-up")
+
+    async def _catch_up(self) -> None:
+        caught = await self.table.catch_up()
+        if caught:
+            log.warning("posted the missing turn messages of %d games after a restart", caught)
 
     async def close(self) -> None:
         if hasattr(self, "table"):

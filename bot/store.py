@@ -414,6 +414,27 @@ class Store:
         )
 
     @_serialized
+    async def games_behind(self, kind: str = "turn") -> list[tuple[GameRecord, int]]:
+        """Started games whose last posted message of `kind` is older than the game (a crash in between).
+
+        Returns each game with the version its last post showed (-1 if none was posted).
+        """
+        async with self._db.execute(
+            "SELECT g.*, COALESCE(m.version, -1) AS posted FROM games g"
+            " LEFT JOIN messages m ON m.game_id = g.id AND m.kind = ?"
+            " WHERE g.status IN ('active', 'finished') AND COALESCE(m.version, -1) < g.version",
+            (kind,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        behind = []
+        for row in rows:
+            data = dict(row)
+            posted = data.pop("posted")
+            data["options"] = json.loads(data["options"])
+            behind.append((GameRecord(**data), int(posted)))
+        return behind
+
+    @_serialized
     async def message(self, game_id: int, kind: str) -> tuple[int, int, int] | None:
         async with self._db.execute(
             "SELECT channel_id, message_id, version FROM messages WHERE game_id = ? AND kind = ?",

@@ -339,6 +339,33 @@ class Table:
                     seat_number in to_act,
                 )
 
+    async def catch_up(self) -> int:
+        """Post the turn messages a crash left unposted: the moves since the last post, and who acts.
+
+        The moves themselves are safe in the database; only their announcement can be lost when the
+        process dies between the commit and the post. Returns how many games were caught up.
+        """
+        behind = await self.service.store.games_behind()
+        for game, posted in behind:
+            rules = self.service.rules_for(game.kind)
+            seats = await self.service.store.seats(game.id)
+            state = await self.service.state(game)
+            events = [
+                Event.model_validate(event)
+                for record in await self.service.store.actions(game.id, since=max(posted, 0))
+                for event in record.events
+            ]
+            result = rules.result(state)
+            to_act = sorted(rules.to_act(state))
+            async with self._fanout_lock(game.id):
+                await self._post_turn(game, seats, rules.view(state, None), events, to_act, result)
+                if rules.info.hidden_information and result is None:
+                    for seat in seats:
+                        await self._dm_private(
+                            game, seats, seat, rules.view(state, seat.seat), [], seat.seat in to_act
+                        )
+        return len(behind)
+
     async def _post_turn(
         self,
         game: GameRecord,

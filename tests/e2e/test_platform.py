@@ -335,3 +335,28 @@ def test_random_seed_module_is_not_used_by_rules():
     state = game.setup(["a", "b"], {}, seed=3)
     game.apply(state, 0, game.legal_actions(state, 0)[0].action)
     assert random.random() == expected
+
+
+async def test_a_move_whose_announcement_was_lost_is_posted_after_restart(tmp_path, monkeypatch):
+    """The process dies between committing a move and posting it: the restarted bot posts it."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await open_game(w, "table", alice, [bob], seed=6)
+        posted_before = len(w.turn_messages())
+
+        async def crash_before_posting(move):
+            raise RuntimeError("the process died right after the commit")
+
+        monkeypatch.setattr(w.bot.table, "announce", crash_before_posting)
+        assert await take_turn(w, "table", alice, lambda choices: choices[0])
+        await w.server.settle()
+        assert len(w.turn_messages()) == posted_before
+        await w.restart_bot()
+        await w.settle()
+        turns = w.turn_messages()
+        assert len(turns) == posted_before + 1
+        assert "alice pledged a card." in turns[-1].content and "move 1" in turns[-1].content
+        await w.restart_bot()  # nothing is owed any more: no second post
+        await w.settle()
+        assert len(w.turn_messages()) == posted_before + 1
+        assert not w.server.errors, w.server.errors
