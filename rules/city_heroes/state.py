@@ -1,0 +1,382 @@
+"""State, actions and views of City Heroes: plain pydantic models, JSON round-trippable."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from rules.core import Model, Rng, Seat, View
+
+Phase = Literal["expansion", "construction", "interaction", "over"]
+PHASES: tuple[str, ...] = ("expansion", "construction", "interaction")
+Terrain = Literal["hill", "plain"]
+ActionKind = Literal["buy", "garrison", "plant", "build", "upgrade", "works", "craft", "trade", "pillage"]
+
+
+class Tile(Model):
+    id: int
+    """1-based: T1, T2, ..."""
+    q: int
+    r: int
+    terrain: Terrain
+    resource: str | None = None
+    owner: Seat | None = None
+    house: str | None = None
+    """The House upgrade track (House, Tenement, Apartment, ...): every bought tile has one."""
+    building: str | None = None
+    """Any other building (one per tile, never together with a public work)."""
+    mode: str | None = None
+    """What a production building makes (its `produces` mode)."""
+    work: str | None = None
+    stages: int = 0
+    """Stages of the public work built after its foundation."""
+    garrison: int = 0
+    """Weapons of the owner ready to attack or defend."""
+    spent: int = 0
+    """Weapons that attacked this turn: flipped, they neither pillage nor defend until the Cleanup."""
+    pillaged: bool = False
+
+
+class PlayerState(Model):
+    name: str
+    stock: dict[str, int]
+    ducats: int
+    influence: int = 0
+    ready: int
+    busy: int = 0
+    idle: int = 0
+    workers: int
+    """Workers in all pools (checked against ready + busy + idle)."""
+    pillage_tokens: int = 0
+    bought: int = 0
+    """Tiles bought this turn."""
+    passed: bool = False
+    tokens: dict[str, int] = Field(default_factory=dict)
+    """Exchange token positions: rival row id -> steps right; 'sales'/'purchase' -> prestige steps down."""
+    rate_moves: int = 0
+    """Market token moves earned and not yet made."""
+    prestige_moves: int = 0
+    """Festival Grounds token moves earned and not yet made."""
+    exchanged: dict[str, int] = Field(default_factory=dict)
+    """Lots exchanged with the rival this phase, by row."""
+
+
+class Proposal(Model):
+    proposer: Seat
+    partner: Seat
+    give: dict[str, int]
+    get: dict[str, int]
+
+
+class Raid(Model):
+    """A pillage waiting for the attacker's loot and casualty choices."""
+
+    attacker: Seat
+    defender: Seat
+    tile: int
+    loot: int
+    casualties: int
+    committed: dict[int, int]
+
+
+class CityHeroesState(Model):
+    players: list[PlayerState]
+    rng: Rng
+    tiles: list[Tile]
+    radius: int
+    turns: int
+    turn: int = 1
+    phase: Phase = "expansion"
+    current: Seat = 0
+    acted: ActionKind | None = None
+    """The phase action the current player has started this turn (None: not yet)."""
+    round_used: bool = False
+    """The current player took a round action this turn."""
+    first_passer: Seat | None = None
+    bank: dict[str, int]
+    bank_ducats: int
+    prestige: int = 0
+    rival_prestige: int
+    unique_built: list[str] = Field(default_factory=list)
+    """Level 3 buildings that exist (only one each in the game)."""
+    works_placed: list[str] = Field(default_factory=list)
+    outside: dict[str, int] = Field(default_factory=dict)
+    """Net resources that left the game (lost weapons, sales to the rival minus purchases)."""
+    outside_ducats: int = 0
+    """Net ducats the rival city paid in (negative: it received more than it paid)."""
+    proposal: Proposal | None = None
+    raid: Raid | None = None
+    log_pillaged: list[int] = Field(default_factory=list)
+    """Tiles pillaged this turn, in order."""
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> CityHeroesState:
+        return type(self).model_validate(self.model_dump())
+
+
+# ---- actions ---------------------------------------------------------------------------------
+class Buy(Model):
+    kind: Literal["buy"] = "buy"
+    tile: int
+
+
+class Pass(Model):
+    kind: Literal["pass"] = "pass"
+
+
+class EndAction(Model):
+    """Finish the phase action in progress; `and_pass` also passes for the rest of the phase."""
+
+    kind: Literal["end"] = "end"
+    and_pass: bool = False
+
+
+class Garrison(Model):
+    """The new layout of your ready weapons on your tiles (tile id -> weapons); the rest go to supply."""
+
+    kind: Literal["garrison"] = "garrison"
+    layout: dict[int, int]
+
+
+class Plant(Model):
+    kind: Literal["plant"] = "plant"
+    tile: int
+    resource: Literal["wheat", "timber"]
+
+
+class BuildAction(Model):
+    kind: Literal["build"] = "build"
+    tile: int
+    building: str
+
+
+class Upgrade(Model):
+    kind: Literal["upgrade"] = "upgrade"
+    tile: int
+    building: str
+
+
+class Found(Model):
+    """Place a public work's foundation."""
+
+    kind: Literal["found"] = "found"
+    tile: int
+    work: str
+
+
+class Stage(Model):
+    kind: Literal["stage"] = "stage"
+    tile: int
+
+
+class Craft(Model):
+    kind: Literal["craft"] = "craft"
+    good: Literal["planks", "scaffolds", "sculptures", "jewellery"]
+    count: int = Field(ge=1, le=50)
+
+
+class Produce(Model):
+    """Free: choose what a production building makes at the Cleanup."""
+
+    kind: Literal["produce"] = "produce"
+    tile: int
+    mode: str
+
+
+class Token(Model):
+    """Free: move an exchange token (a rival row right with a Market, 'sales'/'purchase' down with a
+    Festival Grounds)."""
+
+    kind: Literal["token"] = "token"
+    row: str
+
+
+class BankTrade(Model):
+    """Round action: buy from or sell to the bank."""
+
+    kind: Literal["bank"] = "bank"
+    resource: str
+    count: int = Field(ge=1, le=100)
+    sell: bool
+
+
+class RivalTrade(Model):
+    """Round action: exchange lots with the rival city on row `row` ('sell-iron', 'buy-wheat', ...)."""
+
+    kind: Literal["rival"] = "rival"
+    row: str
+    lots: int = Field(default=1, ge=1, le=20)
+
+
+class InfluenceTrade(Model):
+    """Round action: sell influence for 1 ducat each, or buy it for 2."""
+
+    kind: Literal["influence"] = "influence"
+    amount: int = Field(ge=1, le=1000)
+    sell: bool
+
+
+class Propose(Model):
+    kind: Literal["propose"] = "propose"
+    partner: Seat
+    give: dict[str, int] = Field(default_factory=dict)
+    get: dict[str, int] = Field(default_factory=dict)
+
+
+class Accept(Model):
+    kind: Literal["accept"] = "accept"
+
+
+class Decline(Model):
+    kind: Literal["decline"] = "decline"
+
+
+class Cancel(Model):
+    kind: Literal["cancel"] = "cancel"
+
+
+class Pillage(Model):
+    """Attack `tile` with weapons from your adjacent garrisons (tile id -> weapons committed)."""
+
+    kind: Literal["pillage"] = "pillage"
+    tile: int
+    weapons: dict[int, int]
+
+
+class Loot(Model):
+    kind: Literal["loot"] = "loot"
+    resource: str
+
+
+class Casualty(Model):
+    kind: Literal["casualty"] = "casualty"
+    tile: int
+
+
+Action = Annotated[
+    Buy
+    | Pass
+    | EndAction
+    | Garrison
+    | Plant
+    | BuildAction
+    | Upgrade
+    | Found
+    | Stage
+    | Craft
+    | Produce
+    | Token
+    | BankTrade
+    | RivalTrade
+    | InfluenceTrade
+    | Propose
+    | Accept
+    | Decline
+    | Cancel
+    | Pillage
+    | Loot
+    | Casualty,
+    Field(discriminator="kind"),
+]
+
+
+# ---- views -----------------------------------------------------------------------------------
+class TileView(Model):
+    id: int
+    q: int
+    r: int
+    terrain: Terrain
+    resource: str | None
+    owner: Seat | None
+    house: str | None
+    building: str | None
+    mode: str | None
+    work: str | None
+    stages: int
+    stages_needed: int
+    garrison: int
+    spent: int
+    pillaged: bool
+    label: str
+    """Short building/work name for the map."""
+
+
+class RateView(Model):
+    row: str
+    resource: str
+    direction: Literal["sell", "buy"]
+    give: int
+    get: int
+    position: int
+    used: int
+    limit: int
+
+
+class SeatView(Model):
+    seat: Seat
+    name: str
+    stock: dict[str, int]
+    ducats: int
+    influence: int
+    ready: int
+    busy: int
+    idle: int
+    workers: int
+    tiles: int
+    pillage_tokens: int
+    passed: bool
+    sales_prestige: int
+    purchase_prestige: int
+    rates: list[RateView]
+    score: int
+    """Influence if the game ended now (influence + resources + goods + ducats // 3)."""
+
+
+class ProposalView(Model):
+    proposer: Seat
+    partner: Seat
+    give: dict[str, int] | None = None
+    get: dict[str, int] | None = None
+    text: str | None = None
+
+
+class RaidView(Model):
+    attacker: Seat
+    defender: Seat
+    tile: int
+    loot: int
+    casualties: int
+
+
+class ScoreLine(Model):
+    place: int
+    seat: Seat
+    name: str
+    score: int
+    influence: int
+    naturals: int
+    goods: int
+    ducats: int
+
+
+class CityHeroesView(View):
+    turn: int
+    turns: int
+    phase: Phase
+    current: Seat | None
+    acted: str | None
+    radius: int
+    tiles: list[TileView]
+    seats: list[SeatView]
+    prestige: int
+    rival_prestige: int
+    rival_growth: int
+    """What the rival gains at the next Cleanup."""
+    bank: dict[str, int]
+    bank_ducats: int
+    works: dict[str, str]
+    """Public work id -> name, for the map's labels."""
+    proposal: ProposalView | None = None
+    raid: RaidView | None = None
+    city_wins: bool | None = None
+    scoreboard: list[ScoreLine] | None = None
