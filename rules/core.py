@@ -132,6 +132,10 @@ class Choice(Model):
     group: str = ""
     """Choices with the same group are offered together (one select menu, one heading)."""
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+    timeout: Literal["pass", "safe"] | None = None
+    """What the table's clock may play for a seat that ran out of time: 'pass' skips the decision as
+    the rules allow (a pass, ending a turn); 'safe' is a harmless default when no pass exists (a zero
+    bid). Games mark these; see `Game.timeout_choice`."""
 
 
 class Event(Model):
@@ -152,10 +156,28 @@ class Result(Model):
     reason: str
     """How the winner was decided, e.g. 'Mary wins with 41 VP; Sam and Julia tie on VP, Sam has more coins'."""
     breakdown: dict[Seat, dict[str, int]] = Field(default_factory=dict)
+    no_winner: bool = False
+    """Everybody lost (e.g. a cooperative or solo game lost to the game itself); the ranking still orders seats."""
 
     @property
     def winners(self) -> list[Seat]:
+        if self.no_winner:
+            return []
         return self.ranking[0] if self.ranking else []
+
+
+class CatalogueEntry(Model):
+    """One card, building, town, unit... as `/card` shows it, from the game's data files."""
+
+    name: str
+    kind: str
+    """What it is, e.g. 'Building (deck A)', 'Town', 'Unit'."""
+    summary: str
+    """One line: the essentials (cost, what it gives)."""
+    details: list[tuple[str, str]] = Field(default_factory=list)
+    """Label and value pairs: cost, requirements, effects, deck, counts."""
+    designed: bool = False
+    """True where the project designed the values (the rule text lacked them)."""
 
 
 class View(Model):
@@ -168,6 +190,8 @@ class View(Model):
     headline: str
     """One line saying where the game is, e.g. 'Round 3 - Bidding - Mary to bid'."""
     finished: bool = False
+    topic: str = ""
+    """The `/rules` topic of the current step (e.g. 'bidding'), so the turn message can link to it."""
 
 
 class Applied(Model):
@@ -285,11 +309,52 @@ class Game(ABC, Generic[StateT]):
     def result(self, state: StateT) -> Result | None:
         return self._result(state)
 
+    def timeout_choice(self, state: StateT, seat: Seat, policy: str) -> Choice | None:
+        """The move the clock plays for a seat out of time: a pass where the rules allow one, and
+        under the 'default' policy a safe move otherwise. None means the table keeps waiting.
+
+        Choices marked by the game win; unmarked games are read by the usual names of passing.
+        """
+        choices = self.legal_actions(state, seat)
+        passes = [c for c in choices if getattr(c, "timeout", None) == "pass"] or [
+            c for c in choices if _looks_like_pass(c)
+        ]
+        if passes:
+            return passes[0]
+        if policy != "default":
+            return None
+        safe = [c for c in choices if getattr(c, "timeout", None) == "safe"]
+        if safe:
+            return safe[0]
+        # Unmarked: the game's first ordinary choice, never a trade offer or a step back.
+        ordinary = [c for c in choices if not _looks_social_or_back(c)]
+        return ordinary[0] if ordinary else None
+
+    def catalogue(self) -> list[CatalogueEntry]:
+        """Every card, building, unit... of the game's data, for `/card`. Games with data override this."""
+        return []
+
     def dump_state(self, state: StateT) -> str:
         return state.model_dump_json()
 
     def load_state(self, raw: str | bytes) -> StateT:
         return self.state_model.model_validate_json(raw)  # type: ignore[return-value]
+
+
+_PASS_WORDS = ("pass", "end turn", "end phase", "done", "skip", "end this action and pass")
+
+
+def _looks_like_pass(choice: Choice) -> bool:
+    label = choice.label.lower()
+    key = choice.key.lower()
+    return key in {"pass", "end", "done", "skip", "end-turn", "end_turn"} or label.startswith(_PASS_WORDS)
+
+
+def _looks_social_or_back(choice: Choice) -> bool:
+    label = choice.label.lower()
+    return choice.group.lower() in {"trade", "trading"} or label.startswith(
+        ("back", "offer", "propose", "gift")
+    )
 
 
 def _check_option(spec: OptionSpec, value: Any) -> Any:
