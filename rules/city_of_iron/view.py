@@ -26,6 +26,16 @@ class BuildingInfo(Model):
     land: str | None
     goods: dict[str, int]
     text: str = ""
+    income: int = 0
+    """Extra coins at every income."""
+    science_income: int = 0
+    draws_citizen: int = 0
+    draws_military: int = 0
+    capacity: int = 0
+    """Extra building spaces in its city."""
+    vp_bonus: int = 0
+    """VP at scoring while 1st or 2nd in its good."""
+    eyes: int = 0
 
 
 class TownInfo(Model):
@@ -36,6 +46,15 @@ class TownInfo(Model):
     defense: int
     distance: int
     text: str = ""
+    coins: int = 0
+    science_income: int = 0
+    draws_citizen: int = 0
+    draws_military: int = 0
+    capacity: int = 0
+    counts_as: int = 1
+    choose_good: int = 0
+    lands: list[str] = Field(default_factory=list)
+    """Land types of a town that holds buildings."""
 
 
 class LandInfo(Model):
@@ -103,6 +122,33 @@ class PlayerInfo(Model):
     snyle_good: str | None = None
     choosing: bool = False
     """In the purchase step: still choosing (the choices themselves are secret)."""
+    income_bonus: int = 0
+    """1st-place coin bonuses the goods give now, on top of the income track."""
+    draws_citizen: int = 0
+    """Citizen cards drawn at every End Round (cities, districts, buildings, towns)."""
+    draws_military: int = 0
+
+
+class ScoreLine(Model):
+    """One seat's final score, by source (public once the game is over)."""
+
+    seat: Seat
+    place: int
+    vp: int
+    coins: int
+    goods: int
+    scorings: int
+    """VP from all Score cards together."""
+    last_scoring: dict[str, int]
+    """The final Score card's VP by source: good names, 'shields', '+3 buildings'."""
+    bonuses: dict[str, int]
+    """End-game bonuses and the stored-building penalty (negative)."""
+
+
+class FinalInfo(Model):
+    reason: str
+    lines: list[ScoreLine]
+    """Best place first."""
 
 
 class PrivateInfo(Model):
@@ -142,6 +188,10 @@ class CityOfIronView(View):
     options: dict[str, str | bool]
     private: PrivateInfo | None = None
     nations: dict[str, str] = Field(default_factory=dict)
+    owned_town_defense: int = 0
+    """Defence a town gains once a player owns it (its conquered side)."""
+    final: FinalInfo | None = None
+    """The final scores and their breakdown, once the game is over."""
 
 
 @cache
@@ -156,6 +206,13 @@ def _building(uid: str) -> BuildingInfo:
         land=kind.land,
         goods=kind.goods,
         text=kind.text,
+        income=kind.income,
+        science_income=kind.science_income,
+        draws_citizen=kind.draws_citizen,
+        draws_military=kind.draws_military,
+        capacity=kind.capacity,
+        vp_bonus=kind.vp_bonus,
+        eyes=kind.eyes,
     )
 
 
@@ -170,6 +227,14 @@ def _town(town_id: str) -> TownInfo:
         defense=kind.defense,
         distance=kind.distance,
         text=kind.text,
+        coins=kind.coins,
+        science_income=kind.science_income,
+        draws_citizen=kind.draws_citizen,
+        draws_military=kind.draws_military,
+        capacity=kind.capacity,
+        counts_as=kind.counts_as,
+        choose_good=kind.choose_good,
+        lands=list(kind.lands),
     )
 
 
@@ -220,6 +285,32 @@ def _headline(state: CityState) -> str:
     return f"Round {state.round} - {text}"
 
 
+def _final(state: CityState) -> FinalInfo:
+    """The breakdown of the final scores: nothing changes between the last scoring and the game's end,
+    so the final state gives the last Score card's VP and the end-game bonuses exactly."""
+    outcome = scoring.result(state)
+    last = scoring.score_goods(state)
+    bonuses = scoring.end_bonuses(state)
+    names = {good.id: good.name for good in game_data().goods.values()}
+    lines = []
+    for place, seats in enumerate(outcome.ranking, start=1):
+        for seat in seats:
+            player = state.players[seat]
+            lines.append(
+                ScoreLine(
+                    seat=seat,
+                    place=place,
+                    vp=player.vp,
+                    coins=player.coins,
+                    goods=scoring.total_goods(state, player),
+                    scorings=player.vp - sum(bonuses[seat].values()),
+                    last_scoring={names.get(key, key): value for key, value in last[seat].items()},
+                    bonuses=bonuses[seat],
+                )
+            )
+    return FinalInfo(reason=outcome.reason, lines=lines)
+
+
 def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfIronView:
     data = game_data()
     totals = [scoring.goods_totals(state, player) for player in state.players]
@@ -236,7 +327,9 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         for good in data.goods.values()
     ]
     seats = []
-    for player in state.players:
+    bonus = scoring.first_place_bonus(state)
+    for seat_index, player in enumerate(state.players):
+        draws = game._draw_counts(state, player)
         cities = []
         for city in player.cities:
             base = scoring.city_capacity(state, player, city)
@@ -287,6 +380,9 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
                 distance=scoring.distance(player),
                 snyle_good=player.snyle_good,
                 choosing=state.phase == "purchase" and not player.done,
+                income_bonus=sum(bonus[seat_index].values()),
+                draws_citizen=draws[0],
+                draws_military=draws[1],
             )
         )
     to_next = next((index for index, uid in enumerate(state.deck) if uid.startswith("score-")), None)
@@ -342,4 +438,6 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         },
         private=private,
         nations={nation.id: nation.ability for nation in data.nations.values()} if state.abilities else {},
+        owned_town_defense=data.board.owned_town_defense,
+        final=_final(state) if state.phase == "over" else None,
     )
