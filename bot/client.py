@@ -10,15 +10,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import Clock
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
+from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.store import Store
 from bot.table import Table
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.slowplay")
 
 
 class HostTree(app_commands.CommandTree):
@@ -41,7 +43,9 @@ class HostTree(app_commands.CommandTree):
 
 
 class HostBot(commands.Bot):
-    def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0) -> None:
+    def __init__(
+        self, settings: Settings, *, guild_ready_timeout: float = 2.0, clock: Clock | None = None
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no privileged intent is needed
         super().__init__(
@@ -53,6 +57,7 @@ class HostBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
+        self.clock = clock or Clock()
         self._caught_up = False
         self.store: Store | None = None
         self.service: GameService
@@ -60,8 +65,9 @@ class HostBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.sqlite_path)
-        self.service = GameService(self.store)
+        self.service = GameService(self.store, clock=self.clock)
         self.table = Table(self, self.service)
+        self.scheduler = Scheduler(self)
         self.add_dynamic_items(GameButton, GameSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -88,6 +94,7 @@ class HostBot(commands.Bot):
         if not self._caught_up:  # on_ready fires again after reconnects; once per process is enough
             self._caught_up = True
             self.table.spawn(self._catch_up(), "catch-up")
+            self.scheduler.start()
 
     async def _catch_up(self) -> None:
         caught = await self.table.catch_up()
@@ -95,6 +102,8 @@ class HostBot(commands.Bot):
             log.warning("posted the missing turn messages of %d games after a restart", caught)
 
     async def close(self) -> None:
+        if hasattr(self, "scheduler"):
+            await self.scheduler.stop()
         if hasattr(self, "table"):
             await self.table.drain()
             self.table.painter.close()

@@ -16,7 +16,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
+from bot.clock import Clock
 from bot.store import (
+    ActionRecord,
     ChannelBusy,
     DuplicateInteraction,
     GameRecord,
@@ -24,7 +28,9 @@ from bot.store import (
     MoveConflict,
     SeatRecord,
     Store,
+    TimerPlan,
 )
+from bot.timing import GuildSettings, QuietHours, TableSettings, deadline_due, reminder_due
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 
@@ -74,8 +80,9 @@ class Started:
 class GameService:
     """Per-process locks serialise moves on one game; the store's version check covers other processes."""
 
-    def __init__(self, store: Store, *, cache_size: int = 2048) -> None:
+    def __init__(self, store: Store, *, clock: Clock | None = None, cache_size: int = 2048) -> None:
         self.store = store
+        self.clock = clock or Clock()
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
         self._cache_size = cache_size
@@ -150,6 +157,12 @@ class GameService:
         seed: int | None = None,
     ) -> GameRecord:
         rules = self.rules_for(kind)
+        allowed = await self.guild_settings(guild_id)
+        if kind in allowed.disabled_games:
+            raise UserError(f"{rules.info.name} is turned off on this server (`/settings game`).")
+        if allowed.channels and channel_id not in allowed.channels:
+            where = ", ".join(f"<#{channel}>" for channel in allowed.channels)
+            raise UserError(f"Games are played in {where} on this server.")
         try:
             resolved = rules.resolve_options(options or {})
         except RuleError as error:
@@ -222,7 +235,8 @@ class GameService:
             state = rules.setup([seat.name for seat in seats], game.options, game.seed)
         except RuleError as error:
             raise UserError(error.message) from None
-        if not await self.store.start_game(game.id, rules.dump_state(state)):
+        timers = await self._timer_plans(game, seats, rules.to_act(state))
+        if not await self.store.start_game(game.id, rules.dump_state(state), timers):
             raise UserError("This game has already started.")
         started = await self.store.game(game.id)
         assert started is not None
@@ -265,83 +279,211 @@ class GameService:
         have changed since, the click is stale and refused. Other seats' moves in a simultaneous step
         do not change this seat's choices, so their buttons stay valid.
         """
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            game = await self.store.game(game_id)
-            if game is None or game.status == GameStatus.ABANDONED:
-                raise UserError("That game no longer exists.")
-            if game.status == GameStatus.FINISHED:
-                raise UserError("That game is over.")
-            if game.status == GameStatus.LOBBY:
-                raise UserError("The game has not started yet.")
-            seats = await self.store.seats(game.id)
+        async with self._lock(game_id):
+            game, seats = await self._playing(game_id)
             mine = next((seat for seat in seats if seat.user_id == user_id), None)
             if mine is None:
                 raise UserError("You are not playing in this game.")
-            rules = self.rules_for(game.kind)
-            before = await self.state(game)
-            if mine.seat not in rules.to_act(before):
-                waiting = ", ".join(seats[s].name for s in sorted(rules.to_act(before)))
-                raise UserError(
-                    f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
-                )
-            if key is not None:
-                choices = rules.legal_actions(before, mine.seat)
-                if menu is not None and menu != menu_digest(choices):
-                    raise UserError(
-                        "That board has moved on since those buttons were posted; here is where it stands."
-                    )
-                chosen = next((choice for choice in choices if choice.key == key), None)
-                if chosen is None:
-                    raise UserError("That choice is not available any more; here is where it stands.")
-                action = chosen.action
-            if action is None:
-                raise UserError("Pick a move from the list.")
-            if isinstance(action, str):
-                try:
-                    action = json.loads(action)
-                except ValueError:
-                    raise UserError("That move could not be read.") from None
-            applied = rules.apply(before, mine.seat, action)  # RuleError propagates with its sentence
-            after = applied.state
-            result = rules.result(after)
-            action_json = action if isinstance(action, dict) else json.loads(action.model_dump_json())
-            try:
-                version = await self.store.commit_move(
-                    game,
-                    seat=mine.seat,
-                    user_id=user_id,
-                    action=action_json,
-                    events=[event.model_dump(mode="json") for event in applied.events],
-                    state=rules.dump_state(after),
-                    interaction_id=interaction_id,
-                    finished_result=result.model_dump_json() if result is not None else None,
-                )
-            except DuplicateInteraction:
-                raise UserError("That move was already taken.") from None
-            except MoveConflict:
-                self._states.pop(game.id, None)
-                raise UserError(
-                    "Someone moved first: that move was already taken. Here is where it stands."
-                ) from None
-            self._remember(game.id, version, after)
-            committed = game.model_copy(
-                update={"version": version, "status": GameStatus.FINISHED if result else GameStatus.ACTIVE}
-            )
-            return Move(
-                game=committed,
-                rules=rules,
-                seats=seats,
-                seat=mine.seat,
-                before=before,
-                after=after,
-                events=applied.events,
-                result=result,
-                newly_to_act=sorted(rules.to_act(after) - rules.to_act(before)),
+            return await self._move(
+                game,
+                seats,
+                mine.seat,
+                user_id,
+                key=key,
+                action=action,
+                menu=menu,
+                interaction_id=interaction_id,
             )
 
+    async def play_for_seat(self, game_id: int, seat: Seat, key: str, *, expected_version: int) -> Move:
+        """A move the table's clock makes for a seat (a timeout), only if nothing moved meanwhile."""
+        async with self._lock(game_id):
+            game, seats = await self._playing(game_id)
+            if game.version != expected_version:
+                raise UserError("The game moved on before the timeout.")
+            return await self._move(game, seats, seat, 0, key=key)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _playing(self, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
+        game = await self.store.game(game_id)
+        if game is None or game.status == GameStatus.ABANDONED:
+            raise UserError("That game no longer exists.")
+        if game.status == GameStatus.FINISHED:
+            raise UserError("That game is over.")
+        if game.status == GameStatus.LOBBY:
+            raise UserError("The game has not started yet.")
+        return game, await self.store.seats(game.id)
+
+    async def _move(
+        self,
+        game: GameRecord,
+        seats: list[SeatRecord],
+        seat: Seat,
+        user_id: int,
+        *,
+        key: str | None = None,
+        action: dict[str, Any] | str | None = None,
+        menu: str | None = None,
+        interaction_id: int | None = None,
+    ) -> Move:
+        rules = self.rules_for(game.kind)
+        before = await self.state(game)
+        if seat not in rules.to_act(before):
+            waiting = ", ".join(seats[s].name for s in sorted(rules.to_act(before)))
+            raise UserError(
+                f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
+            )
+        if key is not None:
+            choices = rules.legal_actions(before, seat)
+            if menu is not None and menu != menu_digest(choices):
+                raise UserError(
+                    "That board has moved on since those buttons were posted; here is where it stands."
+                )
+            chosen = next((choice for choice in choices if choice.key == key), None)
+            if chosen is None:
+                raise UserError("That choice is not available any more; here is where it stands.")
+            action = chosen.action
+        if action is None:
+            raise UserError("Pick a move from the list.")
+        if isinstance(action, str):
+            try:
+                action = json.loads(action)
+            except ValueError:
+                raise UserError("That move could not be read.") from None
+        applied = rules.apply(before, seat, action)  # RuleError propagates with its sentence
+        action_json = action if isinstance(action, dict) else json.loads(action.model_dump_json())
+        return await self._commit(
+            game, seats, seat, user_id, action_json, before, applied.state, applied.events, interaction_id
+        )
+
+    async def _commit(
+        self,
+        game: GameRecord,
+        seats: list[SeatRecord],
+        seat: Seat,
+        user_id: int,
+        action_json: dict[str, Any],
+        before: Any,
+        after: Any,
+        events: list[Event],
+        interaction_id: int | None,
+    ) -> Move:
+        """Persist a new state with its log entry and the timers it starts, in one transaction."""
+        rules = self.rules_for(game.kind)
+        result = rules.result(after)
+        waiting_before, waiting_after = rules.to_act(before), rules.to_act(after)
+        starting = (waiting_after - waiting_before) | ({seat} & waiting_after)
+        timers = await self._timer_plans(game, seats, starting)
+        try:
+            version = await self.store.commit_move(
+                game,
+                seat=seat,
+                user_id=user_id,
+                action=action_json,
+                events=[event.model_dump(mode="json") for event in events],
+                state=rules.dump_state(after),
+                interaction_id=interaction_id,
+                finished_result=result.model_dump_json() if result is not None else None,
+                timers=timers,
+                clear_timers=sorted(waiting_before - waiting_after),
+            )
+        except DuplicateInteraction:
+            raise UserError("That move was already taken.") from None
+        except MoveConflict:
+            self._states.pop(game.id, None)
+            raise UserError(
+                "Someone moved first: that move was already taken. Here is where it stands."
+            ) from None
+        self._remember(game.id, version, after)
+        committed = game.model_copy(
+            update={"version": version, "status": GameStatus.FINISHED if result else GameStatus.ACTIVE}
+        )
+        return Move(
+            game=committed,
+            rules=rules,
+            seats=seats,
+            seat=seat,
+            before=before,
+            after=after,
+            events=events,
+            result=result,
+            newly_to_act=sorted(waiting_after - waiting_before),
+        )
+
+    # ---- the table's clock -----------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings:
+        return GuildSettings.model_validate(await self.store.guild_settings(guild_id))
+
+    async def table_settings(self, game: GameRecord) -> TableSettings:
+        own = TableSettings.model_validate(game.table_settings)
+        return own.resolved(await self.guild_settings(game.guild_id))
+
+    async def quiet_hours(self, user_id: int) -> QuietHours | None:
+        player = await self.store.player(user_id)
+        if not player or player["quiet_start"] is None or player["quiet_end"] is None:
+            return None
+        return QuietHours(
+            start=player["quiet_start"],
+            end=player["quiet_end"],
+            utc_offset_minutes=player["utc_offset_minutes"],
+        )
+
+    async def _timer_plans(
+        self, game: GameRecord, seats: list[SeatRecord], starting: set[Seat]
+    ) -> list[TimerPlan]:
+        if not starting:
+            return []
+        clock = await self.table_settings(game)
+        now = self.clock.now()
+        plans: list[TimerPlan] = []
+        for seat in sorted(starting):
+            record = seats[seat]
+            if record.vacation:
+                continue
+            remind = reminder_due(now, clock.reminder_hours, await self.quiet_hours(record.user_id))
+            if remind is not None:
+                plans.append((seat, "reminder", remind))
+            deadline = deadline_due(now, clock.deadline_hours)
+            if deadline is not None:
+                plans.append((seat, "deadline", deadline))
+        return plans
+
+    async def set_table_clock(
+        self, channel_id: int, user_id: int, *, is_admin: bool, **changes: Any
+    ) -> tuple[GameRecord, TableSettings]:
+        game = await self.open_game(channel_id)
+        if not is_admin and (user_id != game.host_id or game.status != GameStatus.LOBBY):
+            raise UserError(
+                "The host chooses the clock in the lobby; after the start only a moderator can change it."
+            )
+        merged = {**game.table_settings, **{k: v for k, v in changes.items() if v is not None}}
+        try:
+            settings = TableSettings.model_validate(merged)
+        except ValidationError as error:
+            raise UserError(f"That clock setting is not valid: {error.errors()[0]['msg']}.") from None
+        await self.store.set_table_settings(game.id, settings.model_dump(exclude_none=True))
+        updated = await self.store.game(game.id)
+        assert updated is not None
+        return updated, await self.table_settings(updated)
+
+    async def set_vacation(self, channel_id: int, user_id: int, on: bool) -> GameRecord:
+        game = await self.active_game(channel_id)
+        seat = await self.require_seat(game, user_id)
+        async with self._lock(game.id):
+            await self.store.set_seat_flag(game.id, seat.seat, "vacation", on)
+            if on:
+                await self.store.plan_timers(game.id, [], [seat.seat])
+            elif seat.seat in await self.to_act(game):
+                fresh = await self.store.game(game.id)
+                assert fresh is not None
+                plans = await self._timer_plans(fresh, await self.store.seats(game.id), {seat.seat})
+                await self.store.plan_timers(game.id, plans)
+        return game
+
     async def replay(self, game: GameRecord) -> list[Any]:
-        """Every state of the game, rebuilt from its seed and action log (index = version).
+        """Every effective state of the game, rebuilt from its seed and action log (undone moves popped).
 
         This is the audit: the last state must equal the stored snapshot, or the snapshot or the
         rules changed under the game.
@@ -350,14 +492,193 @@ class GameService:
         seats = await self.store.seats(game.id)
         states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
         for record in await self.store.actions(game.id):
-            states.append(rules.apply(states[-1], record.seat, record.action).state)
+            if record.action.get("kind") == UNDO:
+                states.pop()
+            else:
+                states.append(rules.apply(states[-1], record.seat, record.action).state)
         return states
+
+    async def effective_moves(self, game: GameRecord) -> list[ActionRecord]:
+        """The log without undone moves and without the undo entries themselves."""
+        stack: list[ActionRecord] = []
+        for record in await self.store.actions(game.id):
+            if record.action.get("kind") == UNDO:
+                stack.pop()
+            else:
+                stack.append(record)
+        return stack
+
+    # ---- undo --------------------------------------------------------------------------------------
+    async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, ActionRecord, list[str]]:
+        """Check that the caller may take back their last move; returns it and who must approve."""
+        game = await self.active_game(channel_id)
+        seat = await self.require_seat(game, user_id)
+        moves = await self.effective_moves(game)
+        if not moves or moves[-1].seat != seat.seat or moves[-1].user_id != user_id:
+            raise UserError("You can only take back your own move, before anyone else has moved.")
+        last = moves[-1]
+        if any(event.get("reveals") for event in last.events):
+            raise UserError(
+                "That move revealed hidden information (a card, a die roll), so it cannot be undone."
+            )
+        seats = await self.store.seats(game.id)
+        await self.store.clear_votes(game.id, _undo_vote(last.version))
+        await self.store.add_vote(game.id, _undo_vote(last.version), user_id)
+        others = [s.name for s in seats if s.user_id != user_id and not s.dropped]
+        return game, last, others
+
+    async def undo_vote(
+        self, game_id: int, user_id: int, version: int, approve: bool
+    ) -> tuple[str, Move | None]:
+        """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done)."""
+        async with self._lock(game_id):
+            game, seats = await self._playing(game_id)
+            mine = next((s for s in seats if s.user_id == user_id), None)
+            if mine is None:
+                raise UserError("Only the players of this game decide on an undo.")
+            moves = await self.effective_moves(game)
+            if not moves or moves[-1].version != version or game.version != version:
+                raise UserError("The game has moved on since that request, so it no longer applies.")
+            if moves[-1].user_id == user_id:
+                raise UserError("You asked for this undo; the other players decide.")
+            kind = _undo_vote(version)
+            if not approve:
+                await self.store.clear_votes(game.id, kind)
+                return "refused", None
+            agreed = await self.store.add_vote(game.id, kind, user_id)
+            if any(s.user_id not in agreed for s in seats if not s.dropped):
+                return "waiting", None
+            await self.store.clear_votes(game.id, kind)
+            return "done", await self._undo(game, seats, moves[-1])
+
+    async def _undo(self, game: GameRecord, seats: list[SeatRecord], last: ActionRecord) -> Move:
+        states = await self.replay(game)
+        current, previous = states[-1], states[-2]
+        name = seats[last.seat].name
+        event = Event(text=f"{name} took back their last move, with the table's agreement.")
+        return await self._commit(
+            game,
+            seats,
+            last.seat,
+            last.user_id,
+            {"kind": UNDO, "version": last.version},
+            current,
+            previous,
+            [event],
+            None,
+        )
+
+    async def undo_alone(self, channel_id: int, user_id: int) -> Move:
+        """A table with nobody else to ask (solo) takes its move back at once."""
+        game, last, others = await self.undo_request(channel_id, user_id)
+        if others:
+            raise UserError("The other players must approve this undo.")
+        async with self._lock(game.id):
+            game, seats = await self._playing(game.id)
+            return await self._undo(game, seats, last)
+
+    # ---- substitutes ---------------------------------------------------------------------------------
+    async def replace_request(
+        self, channel_id: int, requester: int, old_user: int, new_user: int, new_name: str, *, is_admin: bool
+    ) -> tuple[GameRecord, bool, list[str]]:
+        """Seat `new_user` in `old_user`'s place: at once for a moderator, else when the table agrees."""
+        game = await self.active_game(channel_id)
+        seats = await self.store.seats(game.id)
+        old = next((s for s in seats if s.user_id == old_user), None)
+        if old is None:
+            raise UserError("That user is not playing in this game.")
+        if any(s.user_id == new_user for s in seats):
+            raise UserError("The substitute is already playing in this game.")
+        if not is_admin:
+            if not any(s.user_id == requester for s in seats):
+                raise UserError("Only the players or a moderator (Manage Channels) can replace a player.")
+            kind = f"replace:{old_user}:{new_user}"
+            agreed = await self.store.add_vote(game.id, kind, requester)
+            missing = [s.name for s in seats if s.user_id not in agreed and s.user_id != old_user]
+            if missing:
+                return game, False, missing
+            await self.store.clear_votes(game.id, kind)
+        await self._seat_substitute(game, old.seat, new_user, new_name)
+        return game, True, []
+
+    async def replace_vote(
+        self, game_id: int, voter: int, old_user: int, new_user: int, new_name: str
+    ) -> tuple[GameRecord, bool, list[str]]:
+        game = await self.store.game(game_id)
+        if game is None or game.status != GameStatus.ACTIVE:
+            raise UserError("That game is not being played.")
+        return await self.replace_request(
+            game.channel_id, voter, old_user, new_user, new_name, is_admin=False
+        )
+
+    async def take_seat(self, game_id: int, seat: Seat, user_id: int, name: str) -> GameRecord:
+        """A substitute takes a seat whose player was dropped by the clock."""
+        game = await self.store.game(game_id)
+        if game is None or game.status != GameStatus.ACTIVE:
+            raise UserError("That game is not being played.")
+        seats = await self.store.seats(game.id)
+        if seat >= len(seats) or not seats[seat].dropped:
+            raise UserError("That seat has already been taken.")
+        if any(s.user_id == user_id for s in seats):
+            raise UserError("You are already playing in this game.")
+        await self._seat_substitute(game, seat, user_id, name)
+        return game
+
+    async def _seat_substitute(self, game: GameRecord, seat: Seat, user_id: int, name: str) -> None:
+        async with self._lock(game.id):
+            if not await self.store.replace_seat(game.id, seat, user_id, name):
+                raise UserError("The substitute is already playing in this game.")
+            fresh = await self.store.game(game.id)
+            assert fresh is not None
+            if seat in await self.to_act(fresh):
+                plans = await self._timer_plans(fresh, await self.store.seats(game.id), {seat})
+                await self.store.plan_timers(game.id, plans, [seat])
+
+    # ---- listings ----------------------------------------------------------------------------------------
+    async def waiting_on(self, user_id: int) -> list[tuple[GameRecord, str]]:
+        """The caller's games (every guild) where they must act now, with each game's headline."""
+        found = []
+        for game in await self.store.games_of_user(user_id, statuses=(GameStatus.ACTIVE,)):
+            seat = await self.seat_of(game, user_id)
+            if seat is not None and seat.seat in await self.to_act(game):
+                found.append((game, (await self.view(game, None)).headline))
+        return found
+
+    async def history_text(self, game: GameRecord) -> str:
+        """The whole public log as text: what a spectator could have read, move by move."""
+        rules = self.rules_for(game.kind)
+        seats = await self.store.seats(game.id)
+        lines = [
+            f"{rules.info.name} - game #{game.id} - seed {game.seed}",
+            "Players: " + ", ".join(f"{s.seat + 1}. {s.name}" for s in seats),
+            f"Options: {json.dumps(game.options, sort_keys=True)}",
+            f"Started {game.created_at}; status {game.status.value}",
+            "",
+        ]
+        for record in await self.store.actions(game.id):
+            for event in record.events:
+                lines.append(f"[{record.version:>4}] {record.created_at}  {event['text']}")
+        if game.result:
+            result = Result.model_validate_json(game.result)
+            lines += ["", "Result: " + result.reason]
+            for place, group in enumerate(result.ranking, start=1):
+                for seat in group:
+                    lines.append(f"  {place}. {seats[seat].name} - {result.scores.get(seat, 0)}")
+        return "\n".join(lines) + "\n"
 
     async def log_lines(self, game: GameRecord, limit: int = 20) -> list[str]:
         lines: list[str] = []
         for record in await self.store.actions(game.id, limit=limit):
             lines.extend(event["text"] for event in record.events)
         return lines[-limit:]
+
+
+UNDO = "__undo__"
+"""The log entry that takes the previous effective move back; replays pop a state on it."""
+
+
+def _undo_vote(version: int) -> str:
+    return f"undo:{version}"
 
 
 def menu_digest(choices: list[Choice]) -> str:

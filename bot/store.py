@@ -52,6 +52,7 @@ class GameRecord(BaseModel):
     created_at: str
     updated_at: str
     finished_at: str | None
+    table_settings: dict[str, Any] = {}
 
     @property
     def is_open(self) -> bool:
@@ -64,6 +65,8 @@ class SeatRecord(BaseModel):
     user_id: int
     name: str
     dm_closed: bool
+    vacation: bool = False
+    dropped: bool = False
 
 
 class ActionRecord(BaseModel):
@@ -75,6 +78,19 @@ class ActionRecord(BaseModel):
     events: list[dict[str, Any]]
     interaction_id: int | None
     created_at: str
+
+
+class Timer(BaseModel):
+    game_id: int
+    seat: int
+    kind: str
+    due_at: float
+    count: int
+    claimed_at: float | None
+
+
+TimerPlan = tuple[int, str, float]
+"""(seat, kind, due_at) of a timer a move starts."""
 
 
 class MoveConflict(Exception):
@@ -248,7 +264,7 @@ class Store:
         )
 
     @_serialized
-    async def start_game(self, game_id: int, state: str) -> bool:
+    async def start_game(self, game_id: int, state: str, timers: Iterable[TimerPlan] = ()) -> bool:
         """Lobby -> active with the initial snapshot at version 0. False if it was not in the lobby."""
         async with self._transaction():
             cursor = await self._db.execute(
@@ -256,7 +272,17 @@ class Store:
                 " WHERE id = ? AND status = 'lobby'",
                 (state, self._now(), game_id),
             )
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            await self._plan_timers(game_id, timers, ())
+            return True
+
+    @_serialized
+    async def set_table_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+        await self._db.execute(
+            "UPDATE games SET table_settings = ?, updated_at = ? WHERE id = ?",
+            (json.dumps(settings), self._now(), game_id),
+        )
 
     @_serialized
     async def set_status(self, game_id: int, status: GameStatus, *, result: str | None = None) -> bool:
@@ -321,6 +347,29 @@ class Store:
             return True
 
     @_serialized
+    async def set_seat_flag(self, game_id: int, seat: int, flag: str, value: bool) -> bool:
+        if flag not in {"vacation", "dropped"}:
+            raise ValueError(flag)
+        cursor = await self._db.execute(
+            f"UPDATE seats SET {flag} = ? WHERE game_id = ? AND seat = ? AND {flag} != ?",
+            (int(value), game_id, seat, int(value)),
+        )
+        return cursor.rowcount == 1
+
+    @_serialized
+    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> bool:
+        """Give a seat to another user, keeping the seat (and so its private information)."""
+        try:
+            cursor = await self._db.execute(
+                "UPDATE seats SET user_id = ?, name = ?, dm_closed = 0, vacation = 0, dropped = 0"
+                " WHERE game_id = ? AND seat = ?",
+                (user_id, name, game_id, seat),
+            )
+        except sqlite3.IntegrityError:
+            return False  # already seated in this game
+        return cursor.rowcount == 1
+
+    @_serialized
     async def set_dm_closed(self, game_id: int, user_id: int, closed: bool) -> bool:
         """Record whether DMs to this seat fail; True if that changed (so the notice is posted once)."""
         cursor = await self._db.execute(
@@ -342,6 +391,8 @@ class Store:
         state: str,
         interaction_id: int | None,
         finished_result: str | None = None,
+        timers: list[TimerPlan] = (),  # type: ignore[assignment]
+        clear_timers: list[int] = (),  # type: ignore[assignment]
     ) -> int:
         """Append the move at game.version + 1 and move the snapshot there; returns the new version.
 
@@ -380,7 +431,23 @@ class Store:
                     now,
                 ),
             )
+            if finished_result is not None:
+                await self._db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+            else:
+                await self._plan_timers(game.id, timers, clear_timers)
         return new_version
+
+    async def _plan_timers(self, game_id: int, timers: Iterable[TimerPlan], clear: Iterable[int]) -> None:
+        """Inside the move's transaction, so a committed move always has its reminders and deadlines."""
+        for seat in clear:
+            await self._db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ?", (game_id, seat))
+        for seat, kind, due_at in timers:
+            await self._db.execute(
+                "INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at, count = 0,"
+                " claimed_at = NULL",
+                (game_id, seat, kind, due_at),
+            )
 
     @_serialized
     async def actions(self, game_id: int, *, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
@@ -400,6 +467,141 @@ class Store:
             )
             for row in rows
         ]
+
+    # ---- timers -----------------------------------------------------------------------------
+    @_serialized
+    async def claim_due_timers(self, now: float, *, stale_after: float = 300.0) -> list[Timer]:
+        """Take the due timers, so one process fires each once; a claim older than `stale_after`
+        (its process died before finishing) is taken again."""
+        async with self._transaction():
+            async with self._db.execute(
+                "SELECT * FROM timers WHERE due_at <= ? AND (claimed_at IS NULL OR claimed_at < ?) ORDER BY due_at",
+                (now, now - stale_after),
+            ) as cursor:
+                rows = [Timer(**dict(row)) for row in await cursor.fetchall()]
+            for timer in rows:
+                await self._db.execute(
+                    "UPDATE timers SET claimed_at = ? WHERE game_id = ? AND seat = ? AND kind = ?",
+                    (now, timer.game_id, timer.seat, timer.kind),
+                )
+        return [timer.model_copy(update={"claimed_at": now}) for timer in rows]
+
+    @_serialized
+    async def finish_timer(self, timer: Timer, *, next_due: float | None = None) -> None:
+        """Done with a claimed timer: delete it, or set it to fire again at `next_due`.
+
+        Only the claim that fired it may finish it: a move that rescheduled the timer meanwhile wins.
+        """
+        if next_due is None:
+            await self._db.execute(
+                "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND claimed_at = ?",
+                (timer.game_id, timer.seat, timer.kind, timer.claimed_at),
+            )
+        else:
+            await self._db.execute(
+                "UPDATE timers SET due_at = ?, count = count + 1, claimed_at = NULL"
+                " WHERE game_id = ? AND seat = ? AND kind = ? AND claimed_at = ?",
+                (next_due, timer.game_id, timer.seat, timer.kind, timer.claimed_at),
+            )
+
+    @_serialized
+    async def timers(self, game_id: int) -> list[Timer]:
+        async with self._db.execute(
+            "SELECT * FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,)
+        ) as cur:
+            return [Timer(**dict(row)) for row in await cur.fetchall()]
+
+    @_serialized
+    async def plan_timers(self, game_id: int, timers: list[TimerPlan], clear: list[int] = ()) -> None:  # type: ignore[assignment]
+        async with self._transaction():
+            await self._plan_timers(game_id, timers, clear)
+
+    @_serialized
+    async def next_timer_due(self) -> float | None:
+        async with self._db.execute("SELECT MIN(due_at) FROM timers WHERE claimed_at IS NULL") as cursor:
+            row = await cursor.fetchone()
+        return row[0]
+
+    # ---- players, guilds, followers ---------------------------------------------------------------
+    @_serialized
+    async def player(self, user_id: int) -> dict[str, Any] | None:
+        async with self._db.execute("SELECT * FROM players WHERE user_id = ?", (user_id,)) as cursor:
+            row = await cursor.fetchone()
+        return dict(row) if row else None
+
+    @_serialized
+    async def set_player(
+        self, user_id: int, quiet_start: int | None, quiet_end: int | None, offset: int
+    ) -> None:
+        await self._db.execute(
+            "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset_minutes) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start,"
+            " quiet_end = excluded.quiet_end, utc_offset_minutes = excluded.utc_offset_minutes",
+            (user_id, quiet_start, quiet_end, offset),
+        )
+
+    @_serialized
+    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
+        if guild_id is None:
+            return {}
+        async with self._db.execute(
+            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else {}
+
+    @_serialized
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self._db.execute(
+            "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+            (guild_id, json.dumps(settings)),
+        )
+
+    @_serialized
+    async def set_follower(self, game_id: int, user_id: int, mode: str | None) -> None:
+        if mode is None:
+            await self._db.execute(
+                "DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+        else:
+            await self._db.execute(
+                "INSERT INTO followers (game_id, user_id, mode) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET mode = excluded.mode",
+                (game_id, user_id, mode),
+            )
+
+    @_serialized
+    async def followers(self, game_id: int) -> list[tuple[int, str]]:
+        async with self._db.execute(
+            "SELECT user_id, mode FROM followers WHERE game_id = ?", (game_id,)
+        ) as cur:
+            return [(row[0], row[1]) for row in await cur.fetchall()]
+
+    @_serialized
+    async def list_games(
+        self,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        limit: int = 20,
+    ) -> list[GameRecord]:
+        clauses, params = [], []
+        if channel_id is not None:
+            clauses.append("g.channel_id = ?")
+            params.append(channel_id)
+        if guild_id is not None:
+            clauses.append("g.guild_id = ?")
+            params.append(guild_id)
+        if user_id is not None:
+            clauses.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
+            params.append(user_id)
+        where = " AND ".join(clauses) or "1"
+        async with self._db.execute(
+            f"SELECT g.* FROM games g WHERE {where} ORDER BY g.id DESC LIMIT ?", (*params, limit)
+        ) as cursor:
+            return [_game(row) for row in await cursor.fetchall()]
 
     # ---- messages, votes, settings ----------------------------------------------------------
     @_serialized
@@ -431,6 +633,7 @@ class Store:
             data = dict(row)
             posted = data.pop("posted")
             data["options"] = json.loads(data["options"])
+            data["table_settings"] = json.loads(data.get("table_settings") or "{}")
             behind.append((GameRecord(**data), int(posted)))
         return behind
 
@@ -452,6 +655,10 @@ class Store:
             "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
         ) as cursor:
             return {row[0] for row in await cursor.fetchall()}
+
+    @_serialized
+    async def clear_votes(self, game_id: int, kind: str) -> None:
+        await self._db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))
 
     @_serialized
     async def get_setting(self, key: str) -> str | None:
@@ -487,6 +694,7 @@ class _Transaction:
 def _game(row: aiosqlite.Row) -> GameRecord:
     data = dict(row)
     data["options"] = json.loads(data["options"])
+    data["table_settings"] = json.loads(data.get("table_settings") or "{}")
     return GameRecord(**data)
 
 

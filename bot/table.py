@@ -20,7 +20,7 @@ from bot.components import GameButton, choice_menu, lobby_view, turn_buttons
 from bot.pictures import Painter
 from bot.reply import Reply
 from bot.service import GameService, Move, Started, UserError
-from bot.store import GameRecord, GameStatus, SeatRecord
+from bot.store import GameRecord, GameStatus, SeatRecord, Timer
 from rules.core import Event, Result, RuleError, Seat, View
 
 if TYPE_CHECKING:
@@ -90,6 +90,10 @@ class Table:
             "join": lambda reply: self._lobby_button(reply, game_id, "join"),
             "leave": lambda reply: self._lobby_button(reply, game_id, "leave"),
             "start": lambda reply: self._lobby_button(reply, game_id, "start"),
+            "yes": lambda reply: self._vote(reply, game_id, key, True),
+            "no": lambda reply: self._vote(reply, game_id, key, False),
+            "takeseat": lambda reply: self._take_seat(reply, game_id, key),
+            "undo": lambda reply: self.ask_undo(reply, game_id),
         }
         handler = handlers.get(verb)
         if handler is None:
@@ -255,7 +259,7 @@ class Table:
             raise UserError("This lobby is closed; the game has started or ended.")
         user = reply.interaction.user
         if verb == "join":
-            await self.service.join(game.channel_id, user.id, user.display_name)
+            await self.service.join(game.channel_id, user.id, display_name(user))
         elif verb == "leave":
             await self.service.leave(game.channel_id, user.id)
         else:
@@ -321,12 +325,15 @@ class Table:
                         game, started.seats, seat, rules.view(state, seat.seat), [], seat.seat in to_act
                     )
 
-    async def announce(self, move: Move) -> None:
-        """The channel's turn message, then a DM to every seat whose private view changed."""
+    async def announce(self, move: Move, *, note: str | None = None) -> None:
+        """The channel's turn message, then a DM to every seat whose private view changed, then followers."""
         async with self._fanout_lock(move.game.id):
             to_act = sorted(move.rules.to_act(move.after))
             public = move.rules.view(move.after, None)
-            await self._post_turn(move.game, move.seats, public, move.events, move.newly_to_act, move.result)
+            await self._post_turn(
+                move.game, move.seats, public, move.events, move.newly_to_act, move.result, note=note
+            )
+            await self._tell_followers(move.game, public, move.events, move.result)
             for seat_number in move.changed_private():
                 seat = move.seats[seat_number]
                 private_lines = [e.private[seat_number] for e in move.events if seat_number in e.private]
@@ -374,6 +381,8 @@ class Table:
         events: list[Event],
         ping: list[Seat],
         result: Result | None,
+        *,
+        note: str | None = None,
     ) -> None:
         channel = await self._channel(game.channel_id)
         if channel is None:
@@ -382,6 +391,8 @@ class Table:
         lines = [
             f"**{info.name}** · move {game.version}" if game.version else f"**{info.name}** · the game begins"
         ]
+        if note:
+            lines.append(note)
         lines += [f"• {event.text}" for event in events]
         if result is not None:
             lines.append("🏁 **Game over.** " + result.reason)
@@ -393,6 +404,11 @@ class Table:
             if ping:
                 mentions = " ".join(f"<@{seats[seat].user_id}>" for seat in ping)
                 lines.append(f"Your move: {mentions} — press **Take my turn**.")
+            deadlines = [t for t in await self.service.store.timers(game.id) if t.kind == "deadline"]
+            if deadlines:
+                lines.append(f"⏳ Deadline <t:{int(min(t.due_at for t in deadlines))}:R>")
+            if public.topic:
+                lines.append(f"📖 Rules for this step: `/rules game:{game.kind} topic:{public.topic}`")
         file = await self._picture(public, f"board-{game.id}-v{game.version}.png")
         message = await channel.send(
             _clip("\n".join(lines)),
@@ -440,6 +456,218 @@ class Table:
             return
         await self.service.store.set_dm_closed(game.id, seat.user_id, False)
 
+    # ---- slow play ---------------------------------------------------------------------------
+    async def remind(self, game: GameRecord, seat: SeatRecord, timer: Timer) -> None:
+        """A nudge in the channel (with a jump link to the turn) and, if their DMs are open, by DM."""
+        info = self.service.rules_for(game.kind).info
+        link = await self.turn_link(game)
+        again = f" (reminder {timer.count + 1})" if timer.count else ""
+        channel = await self._channel(game.channel_id)
+        if channel is not None:
+            await channel.send(
+                f"⏰ <@{seat.user_id}>, **{info.name}** is waiting for your move{again}. {link}".strip(),
+                allowed_mentions=ALLOWED_MENTIONS,
+            )
+        if not seat.dm_closed:
+            try:
+                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+                await user.send(f"⏰ Your move in **{info.name}** in <#{game.channel_id}>. {link}".strip())
+            except discord.HTTPException:
+                log.info("reminder DM to %s failed", seat.user_id)
+
+    async def time_out(self, game: GameRecord, seat: SeatRecord) -> None:
+        """The seat's deadline passed: apply the table's policy."""
+        settings = await self.service.table_settings(game)
+        info = self.service.rules_for(game.kind).info
+        channel = await self._channel(game.channel_id)
+        if settings.on_timeout == "replace":
+            await self.service.store.set_seat_flag(game.id, seat.seat, "dropped", True)
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                GameButton(
+                    game.id,
+                    "takeseat",
+                    menu="0",
+                    key=str(seat.seat),
+                    label=_clip(f"Take {seat.name}'s seat", 80),
+                    style=discord.ButtonStyle.success,
+                )
+            )
+            if channel is not None:
+                await channel.send(
+                    f"⌛ {seat.name} ran out of time and was dropped from **{info.name}**. Anyone not playing"
+                    " can take the seat, with its cards: press the button.",
+                    view=view,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            return
+        state = await self.service.state(game)
+        choice = self.service.rules_for(game.kind).timeout_choice(
+            state, seat.seat, settings.on_timeout or "skip"
+        )
+        if choice is None:
+            if channel is not None:
+                await channel.send(
+                    f"⌛ <@{seat.user_id}> ran out of time, but the rules allow no pass here, so the table keeps"
+                    " waiting. A moderator can `/game replace` the player.",
+                    allowed_mentions=ALLOWED_MENTIONS,
+                )
+            return
+        move = await self.service.play_for_seat(game.id, seat.seat, choice.key, expected_version=game.version)
+        note = f"⌛ {seat.name} ran out of time; the clock played **{choice.label}** for them."
+        self.spawn(self.announce(move, note=note), f"timeout-{game.id}-{move.version}")
+
+    async def ask_undo(self, reply: Reply, game_id: int) -> None:
+        """The caller asks to take back their last move; the other players approve with buttons."""
+        await self.undo_in_channel(reply, (await self._game(game_id)).channel_id)
+
+    async def undo_in_channel(self, reply: Reply, channel_id: int) -> None:
+        user = reply.interaction.user
+        game, last, others = await self.service.undo_request(channel_id, user.id)
+        if not others:
+            move = await self.service.undo_alone(channel_id, user.id)
+            await reply.send("↩️ Your last move was taken back.")
+            self.spawn(self.announce(move), f"undo-{game.id}-{move.version}")
+            return
+        what = "; ".join(event["text"] for event in last.events) or "their last move"
+        await reply.send(
+            f"↩️ {user.mention} asks to take back their last move ({_clip(what, 300)})."
+            f" Waiting for: {', '.join(others)}.",
+            view=_vote_buttons(game.id, f"undo-{last.version}"),
+            ephemeral=False,
+        )
+
+    async def _vote(self, reply: Reply, game_id: int, key: str | None, approve: bool) -> None:
+        user = reply.interaction.user
+        if key and key.startswith("undo-"):
+            outcome, move = await self.service.undo_vote(
+                game_id, user.id, int(key.removeprefix("undo-")), approve
+            )
+            if outcome == "refused":
+                await reply.send(f"❌ {user.mention} refused the undo; the move stands.", ephemeral=False)
+            elif outcome == "waiting":
+                await reply.send(
+                    f"👍 {user.mention} approves the undo; waiting for the others.", ephemeral=False
+                )
+            else:
+                await reply.send("↩️ Everyone agreed: the move was taken back.", ephemeral=False)
+                assert move is not None
+                self.spawn(self.announce(move), f"undo-{game_id}-{move.version}")
+            return
+        if key and key.startswith("replace-"):
+            _, old, new = key.split("-")
+            if not approve:
+                await self.service.store.clear_votes(game_id, f"replace:{old}:{new}")
+                await reply.send(f"❌ {user.mention} refused the replacement.", ephemeral=False)
+                return
+            name = await self._display_name(reply.interaction, int(new))
+            game, done, missing = await self.service.replace_vote(game_id, user.id, int(old), int(new), name)
+            await self._after_replace(reply, game, int(old), int(new), done, missing)
+            return
+        raise UserError("That vote is from an older version of the bot.")
+
+    async def request_replace(self, reply: Reply, old: discord.abc.User, new: discord.abc.User) -> None:
+        interaction = reply.interaction
+        game, done, missing = await self.service.replace_request(
+            interaction.channel_id,
+            interaction.user.id,
+            old.id,
+            new.id,
+            display_name(new),
+            is_admin=_is_admin(interaction),
+        )
+        await self._after_replace(reply, game, old.id, new.id, done, missing)
+
+    async def _after_replace(
+        self, reply: Reply, game: GameRecord, old: int, new: int, done: bool, missing: list[str]
+    ) -> None:
+        if not done:
+            await reply.send(
+                f"🔁 Proposal: <@{new}> takes over <@{old}>'s seat. Still to agree: {', '.join(missing)}.",
+                view=_vote_buttons(game.id, f"replace-{old}-{new}"),
+                ephemeral=False,
+            )
+            return
+        await reply.send(f"🔁 <@{new}> now plays in <@{old}>'s seat.", ephemeral=False)
+        self.spawn(self._welcome_substitute(game, new), f"substitute-{game.id}")
+
+    async def _take_seat(self, reply: Reply, game_id: int, key: str | None) -> None:
+        if key is None or not key.isdigit():
+            raise UserError("That button is broken.")
+        user = reply.interaction.user
+        game = await self.service.take_seat(game_id, int(key), user.id, display_name(user))
+        await reply.send(f"🪑 {user.mention} takes the empty seat and plays on.", ephemeral=False)
+        self.spawn(self._welcome_substitute(game, user.id), f"substitute-{game.id}")
+
+    async def _welcome_substitute(self, game: GameRecord, user_id: int) -> None:
+        """The seat's private information goes to the new player only."""
+        fresh = await self._game(game.id)
+        seats = await self.service.store.seats(game.id)
+        seat = next(s for s in seats if s.user_id == user_id)
+        to_act = await self.service.to_act(fresh)
+        view = await self.service.view(fresh, seat.seat)
+        await self._dm_private(fresh, seats, seat, view, ["You took over this seat."], seat.seat in to_act)
+
+    async def _tell_followers(
+        self, game: GameRecord, public: View, events: list[Event], result: Result | None
+    ) -> None:
+        followers = await self.service.store.followers(game.id)
+        if not followers:
+            return
+        info = self.service.rules_for(game.kind).info
+        lines = [f"**{info.name}** in <#{game.channel_id}> · move {game.version}"]
+        lines += [f"• {event.text}" for event in events]
+        lines.append(("🏁 " + result.reason) if result else f"**{public.headline}**")
+        text = _clip("\n".join(lines))
+        for user_id, mode in followers:
+            if mode != "dm":
+                continue
+            try:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("follower %s of game %s cannot be sent DMs", user_id, game.id)
+        if any(mode == "thread" for _, mode in followers):
+            thread = await self.game_thread(game)
+            if thread is not None:
+                await thread.send(text, allowed_mentions=discord.AllowedMentions.none())
+
+    async def game_thread(self, game: GameRecord) -> discord.abc.Messageable | None:
+        """The game's follow thread, created on first use under the game's channel."""
+        stored = await self.service.store.message(game.id, "thread")
+        if stored is not None:
+            return await self._channel(stored[0])
+        channel = await self._channel(game.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        info = self.service.rules_for(game.kind).info
+        try:
+            thread = await channel.create_thread(
+                name=f"{info.name} #{game.id}"[:100], type=discord.ChannelType.public_thread
+            )
+        except discord.HTTPException:
+            log.info("cannot create a follow thread in channel %s", channel.id)
+            return None
+        await self.service.store.remember_message(game.id, "thread", thread.id, thread.id, game.version)
+        return thread
+
+    async def turn_link(self, game: GameRecord) -> str:
+        """A jump link to the game's latest turn message, or '' before one was posted."""
+        stored = await self.service.store.message(game.id, "turn")
+        if stored is None or game.guild_id is None:
+            return ""
+        return f"https://discord.com/channels/{game.guild_id}/{stored[0]}/{stored[1]}"
+
+    async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str:
+        guild = interaction.guild
+        member = guild.get_member(user_id) if guild else None
+        if member is not None:
+            return display_name(member)
+        try:
+            return display_name(await self.bot.fetch_user(user_id))
+        except discord.HTTPException:
+            return f"player {user_id}"
+
     # ---- helpers ------------------------------------------------------------------------------
     def _fanout_lock(self, game_id: int) -> asyncio.Lock:
         return self._fanout_locks.setdefault(game_id, asyncio.Lock())
@@ -479,6 +707,22 @@ class Table:
     async def _waiting_names(self, game: GameRecord) -> str:
         seats = await self.service.store.seats(game.id)
         return ", ".join(seats[seat].name for seat in sorted(await self.service.to_act(game)))
+
+
+def display_name(user: discord.abc.User) -> str:
+    """A player's name as the log shows it: their display name, cut to a sane length."""
+    return _clip(getattr(user, "display_name", None) or user.name, 40)
+
+
+def _vote_buttons(game_id: int, key: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        GameButton(game_id, "yes", menu="0", key=key, label="Approve", style=discord.ButtonStyle.success)
+    )
+    view.add_item(
+        GameButton(game_id, "no", menu="0", key=key, label="Refuse", style=discord.ButtonStyle.danger)
+    )
+    return view
 
 
 def _is_admin(interaction: discord.Interaction) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import io
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -10,8 +11,10 @@ from discord.ext import commands
 
 from bot.reply import Reply
 from bot.service import UserError, parse_options
-from bot.table import is_admin
+from bot.table import display_name, is_admin
+from bot.timing import TIMEOUT_POLICIES
 from rules import registry
+from rules.core import Result
 
 if TYPE_CHECKING:
     from bot.client import HostBot
@@ -48,7 +51,7 @@ class Lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 user_id=interaction.user.id,
-                name=interaction.user.display_name,
+                name=display_name(interaction.user),
                 options=parse_options(options or ""),
                 seed=seed,
             )
@@ -73,7 +76,7 @@ class Lobby(
     async def join(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
             game, seat = await self.bot.service.join(
-                interaction.channel_id, interaction.user.id, interaction.user.display_name
+                interaction.channel_id, interaction.user.id, display_name(interaction.user)
             )
             await reply.send(f"🪑 {interaction.user.mention} joined (seat {seat + 1}).", ephemeral=False)
             await self.table.refresh_lobby(game.id)
@@ -139,6 +142,149 @@ class Lobby(
                 )
 
         await self.table.guarded(interaction, work)
+
+    @app_commands.command(name="clock", description="This table's reminders and move deadline")
+    @app_commands.describe(
+        reminder_hours="Hours before a waiting player is reminded (0 = never)",
+        deadline_hours="Hours per move (0 = no deadline)",
+        on_timeout="What happens when a player runs out of time",
+    )
+    async def clock(
+        self,
+        interaction: discord.Interaction,
+        reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        deadline_hours: app_commands.Range[float, 0.0, 720.0] | None = None,
+        on_timeout: Literal["skip", "default", "replace"] | None = None,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            game, clock = await self.bot.service.set_table_clock(
+                interaction.channel_id,
+                interaction.user.id,
+                is_admin=is_admin(interaction),
+                reminder_hours=reminder_hours,
+                deadline_hours=deadline_hours,
+                on_timeout=on_timeout,
+            )
+            reminders = f"after {clock.reminder_hours:g} h" if clock.reminder_hours else "off"
+            deadline = (
+                f"{clock.deadline_hours:g} h per move; then {TIMEOUT_POLICIES[clock.on_timeout or 'skip']}"
+                if clock.deadline_hours
+                else "none"
+            )
+            await reply.send(
+                f"⏱️ Table clock — reminders: {reminders}; deadline: {deadline}.", ephemeral=False
+            )
+
+        await self.table.guarded(interaction, work)
+
+    @app_commands.command(
+        name="vacation", description="Pause your clock in this game (no reminders or deadline)"
+    )
+    @app_commands.describe(on="true to go on vacation, false to come back")
+    async def vacation(self, interaction: discord.Interaction, on: bool = True) -> None:
+        async def work(reply: Reply) -> None:
+            await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
+            text = (
+                f"🏖️ {interaction.user.mention} is on vacation: no reminders or deadline for them until they are back."
+                if on
+                else f"👋 {interaction.user.mention} is back; their clock runs again."
+            )
+            await reply.send(text, ephemeral=False)
+
+        await self.table.guarded(interaction, work)
+
+    @app_commands.command(
+        name="replace", description="Seat a substitute in a player's place (table agrees, or a moderator)"
+    )
+    @app_commands.describe(old="The player who leaves", new="The substitute who takes the seat and its cards")
+    async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User) -> None:
+        async def work(reply: Reply) -> None:
+            if new.bot:
+                raise UserError("A bot cannot take a seat.")
+            await self.table.request_replace(reply, old, new)
+
+        await self.table.guarded(interaction, work)
+
+    @app_commands.command(name="follow", description="Follow this channel's game by DM or in a thread")
+    @app_commands.describe(mode="dm: a DM after every move; thread: a thread for this game; off: stop")
+    async def follow(
+        self, interaction: discord.Interaction, mode: Literal["dm", "thread", "off"] = "dm"
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            game = await self.bot.service.open_game(interaction.channel_id)
+            await self.bot.service.store.set_follower(
+                game.id, interaction.user.id, None if mode == "off" else mode
+            )
+            if mode == "off":
+                await reply.send("🔕 You no longer follow this game.")
+            elif mode == "dm":
+                await reply.send(
+                    "🔔 You will get a DM with every move of this game (public information only)."
+                )
+            else:
+                thread = await self.table.game_thread(game)
+                if thread is None:
+                    raise UserError("I cannot create a thread here; try `/game follow mode:dm`.")
+                await thread.send(f"🔔 {interaction.user.mention} follows this game here.")
+                await reply.send(f"🔔 Every move of this game will be posted in <#{thread.id}>.")
+
+        await self.table.guarded(interaction, work)
+
+    @app_commands.command(
+        name="history", description="The whole public log of this channel's game, as a text file"
+    )
+    async def history(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            store = self.bot.service.store
+            game = await store.open_game_in(interaction.channel_id) or await store.latest_game_in(
+                interaction.channel_id
+            )
+            if game is None:
+                raise UserError("No game has been played in this channel yet.")
+            text = await self.bot.service.history_text(game)
+            file = discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}-history.txt")
+            await reply.send(f"📜 The public log of game #{game.id}.", file=file)
+
+        await self.table.guarded(interaction, work)
+
+    @app_commands.command(name="list", description="Games of this channel, this server, or yours")
+    @app_commands.describe(scope="channel, server or mine")
+    async def list_games(
+        self, interaction: discord.Interaction, scope: Literal["channel", "server", "mine"] = "channel"
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            service = self.bot.service
+            if scope == "channel":
+                games = await service.store.list_games(channel_id=interaction.channel_id)
+            elif scope == "server":
+                games = await service.store.list_games(guild_id=interaction.guild_id)
+            else:
+                games = await service.store.list_games(user_id=interaction.user.id)
+            if not games:
+                await reply.send("No games yet.")
+                return
+            lines = [f"**Games ({scope})**"]
+            for game in games:
+                lines.append(await self._summary(game))
+            await reply.send("\n".join(lines)[:1900])
+
+        await self.table.guarded(interaction, work)
+
+    async def _summary(self, game) -> str:  # noqa: ANN001
+        service = self.bot.service
+        name = service.rules_for(game.kind).info.name
+        seats = await service.store.seats(game.id)
+        players = ", ".join(seat.name for seat in seats)
+        line = f"• #{game.id} **{name}** in <#{game.channel_id}> — {game.status.value} — {players}"
+        if game.result:
+            result = Result.model_validate_json(game.result)
+            if result.winners:
+                line += " — won by " + ", ".join(seats[s].name for s in result.winners)
+            else:
+                line += " — nobody won"
+        elif game.state is not None and game.status.value == "active":
+            line += f" — {(await service.view(game, None)).headline}"
+        return line
 
 
 async def setup(bot: HostBot) -> None:

@@ -2,7 +2,9 @@
 
 One :class:`GatewaySession` per IDENTIFY. Events are numbered and kept, so a client that
 resumes (op 6) gets what it missed; a new IDENTIFY (e.g. a restarted bot) starts a fresh
-session and becomes the one that receives interactions. Frames are JSON TEXT frames: the
+session and becomes the one that receives interactions. Tests of several bot processes at once
+set :attr:`Gateway.routing` to ``"all"`` (every connected session gets every event) or
+``"round_robin"`` (other events to all, each interaction to the next connected session). Frames are JSON TEXT frames: the
 client asks for ``compress=zlib-stream`` but only inflates BINARY frames.
 """
 
@@ -14,7 +16,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from aiohttp import WSMsgType, web
 
@@ -82,13 +84,28 @@ class Gateway:
         self.sockets: set[web.WebSocketResponse] = set()
         self.identified = asyncio.Event()
         self.on_identify: list[Callable[[GatewaySession], None]] = []
+        #: "latest": only the last identified session gets events (one bot, Discord's usual case).
+        #: "all" / "round_robin": several bots connected at once; see the module docstring.
+        self.routing: Literal["latest", "all", "round_robin"] = "latest"
+        self._turn = 0
+
+    def connected_sessions(self) -> list[GatewaySession]:
+        return [session for session in self.sessions.values() if session.connected]
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send an event to the bot (buffered for RESUME if its socket is down)."""
         if self.current is None:
             _log.warning("no bot session; dropping %s", event)
             return
-        await self.current.dispatch(event, data)
+        if self.routing == "latest":
+            await self.current.dispatch(event, data)
+            return
+        targets = self.connected_sessions() or [self.current]
+        if self.routing == "round_robin" and event == "INTERACTION_CREATE":
+            self._turn += 1
+            targets = [targets[self._turn % len(targets)]]
+        for session in targets:
+            await session.dispatch(event, data)
 
     async def close_all(self, code: int = 1001) -> None:
         for ws in list(self.sockets):
@@ -140,7 +157,7 @@ class Gateway:
         old = self.current
         self.sessions[session.session_id] = session
         self.current = session
-        if old is not None and old.ws is not None and old.ws is not ws:
+        if old is not None and old.ws is not None and old.ws is not ws and self.routing == "latest":
             # Discord allows it, but two bots answering the same clicks would be a test bug.
             _log.warning("a second bot identified while another is connected; the new one receives events")
         world = self.server.world

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 import struct
 import time
 from dataclasses import dataclass, field
@@ -249,10 +250,30 @@ class StoredMessage:
     message_reference: dict[str, Any] | None = None
     deleted: bool = False
     edits: int = 0
+    allowed_mentions: dict[str, Any] | None = None  # as the bot sent it (None: not given)
 
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & FLAG_EPHEMERAL)
+
+    @property
+    def pings_everyone(self) -> bool:
+        """Whether an @everyone/@here in the content would notify (only without an allowed_mentions
+        that leaves out "everyone"; the bot's Mention Everyone permission is not modelled)."""
+        if "@everyone" not in self.content and "@here" not in self.content:
+            return False
+        allowed = self.allowed_mentions
+        return allowed is None or "everyone" in (allowed.get("parse") or [])
+
+    @property
+    def pinged_roles(self) -> list[int]:
+        """Role ids mentioned as ``<@&id>`` in the content that allowed_mentions lets notify."""
+        mentioned = [int(found) for found in re.findall(r"<@&(\d+)>", self.content)]
+        allowed = self.allowed_mentions
+        if allowed is None or "roles" in (allowed.get("parse") or []):
+            return mentioned
+        listed = {int(role) for role in allowed.get("roles") or []}
+        return [role for role in mentioned if role in listed]
 
     @property
     def loading(self) -> bool:

@@ -132,6 +132,8 @@ def apply_message_payload(
             msg.flags = requested | (msg.flags & FLAG_LOADING)
         else:  # ephemeral-ness can't change on edit
             msg.flags = (requested & ~FLAG_EPHEMERAL) | (msg.flags & (FLAG_EPHEMERAL | FLAG_LOADING))
+    if "allowed_mentions" in payload:
+        msg.allowed_mentions = payload["allowed_mentions"]
     if "message_reference" in payload and creating:
         msg.message_reference = payload["message_reference"]
 

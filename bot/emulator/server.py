@@ -92,6 +92,9 @@ class FakeDiscord:
         self.unhandled: list[str] = []
         #: Every REST request: (method, path, status).
         self.requests: list[tuple[str, str, int]] = []
+        #: Every version of every message the bot created or edited, oldest first: what each user
+        #: could have seen at some moment, even after a later edit replaced it.
+        self.message_versions: list[StoredMessage] = []
         self.gateway = Gateway(self)
         self._by_token: dict[str, InteractionRecord] = {}
         self._runner: web.AppRunner | None = None
@@ -403,6 +406,7 @@ class FakeDiscord:
 
     def _store(self, msg: StoredMessage) -> StoredMessage:
         self.world.messages[msg.id] = msg
+        self.message_versions.append(msg)
         return msg
 
     def _check_bot_can_post(self, channel: Any, msg: StoredMessage) -> None:

@@ -1,0 +1,198 @@
+"""Commands for games that last days: /undo, /mygames, /me (quiet hours), /settings (per server)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.reply import Reply
+from bot.service import UserError
+from bot.timing import TIMEOUT_POLICIES, GuildSettings
+from rules import registry
+
+if TYPE_CHECKING:
+    from bot.client import HostBot
+
+
+class SlowPlay(commands.Cog):
+    me = app_commands.Group(name="me", description="Your own settings: quiet hours for reminders")
+    settings = app_commands.Group(
+        name="settings",
+        description="This server's defaults for games (Manage Server)",
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: HostBot) -> None:
+        self.bot = bot
+
+    # ---- /undo and /mygames -------------------------------------------------------------------
+    @app_commands.command(name="undo", description="Ask to take back your last move (the others approve)")
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            await self.bot.table.undo_in_channel(reply, interaction.channel_id)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @app_commands.command(name="mygames", description="Your games, on every server, where it is your move")
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            waiting = await self.bot.service.waiting_on(interaction.user.id)
+            if not waiting:
+                await reply.send("🎉 No game is waiting for you right now.")
+                return
+            lines = [f"**{len(waiting)} game(s) waiting for your move**"]
+            for game, headline in waiting[:20]:
+                name = self.bot.service.rules_for(game.kind).info.name
+                link = await self.bot.table.turn_link(game) or f"<#{game.channel_id}>"
+                lines.append(f"• **{name}** #{game.id} — {headline} — {link}")
+            await reply.send("\n".join(lines))
+
+        await self.bot.table.guarded(interaction, work)
+
+    # ---- /me ---------------------------------------------------------------------------------
+    @me.command(name="quiet", description="Hours when reminders must not ping you (your local time)")
+    @app_commands.describe(
+        start="Hour quiet time starts (0-23), e.g. 22; leave both empty to turn quiet hours off",
+        end="Hour quiet time ends (0-23), e.g. 7",
+        utc_offset="Your time zone as hours from UTC, e.g. 1 or -5 or 5.5",
+    )
+    async def quiet(
+        self,
+        interaction: discord.Interaction,
+        start: app_commands.Range[int, 0, 23] | None = None,
+        end: app_commands.Range[int, 0, 23] | None = None,
+        utc_offset: app_commands.Range[float, -12.0, 14.0] = 0.0,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            if (start is None) != (end is None):
+                raise UserError("Give both the start and the end hour, or neither to turn quiet hours off.")
+            offset = round(utc_offset * 60)
+            await self.bot.service.store.set_player(interaction.user.id, start, end, offset)
+            if start is None:
+                await reply.send("🔔 Quiet hours off: reminders may come at any hour.")
+            else:
+                await reply.send(
+                    f"🌙 Quiet hours {start:02d}:00–{end:02d}:00 (UTC{utc_offset:+g}): reminders wait until they end."
+                )
+
+        await self.bot.table.guarded(interaction, work)
+
+    @me.command(name="show", description="Your quiet hours")
+    async def me_show(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            quiet = await self.bot.service.quiet_hours(interaction.user.id)
+            if quiet is None:
+                await reply.send("No quiet hours: reminders may come at any hour. Set them with `/me quiet`.")
+            else:
+                await reply.send(
+                    f"🌙 Quiet hours {quiet.start:02d}:00–{quiet.end:02d}:00,"
+                    f" UTC{quiet.utc_offset_minutes / 60:+g}."
+                )
+
+        await self.bot.table.guarded(interaction, work)
+
+    # ---- /settings ------------------------------------------------------------------------------
+    async def _change(
+        self, interaction: discord.Interaction, reply: Reply, **changes: object
+    ) -> GuildSettings:
+        permissions = interaction.permissions
+        if not (permissions.manage_guild or permissions.administrator):
+            raise UserError("Only members with Manage Server can change the server's game settings.")
+        service = self.bot.service
+        current = await service.guild_settings(interaction.guild_id)
+        updated = current.model_copy(update=changes)
+        GuildSettings.model_validate(updated.model_dump())
+        await service.store.set_guild_settings(interaction.guild_id, updated.model_dump())
+        await reply.send(_describe(updated))
+        return updated
+
+    @settings.command(name="show", description="This server's game settings")
+    async def settings_show(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            await reply.send(_describe(await self.bot.service.guild_settings(interaction.guild_id)))
+
+        await self.bot.table.guarded(interaction, work)
+
+    @settings.command(name="reminders", description="Default delay before a player is reminded (0 = never)")
+    @app_commands.describe(hours="Hours of waiting before a reminder, e.g. 12")
+    async def settings_reminders(
+        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0, 336.0]
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            await self._change(interaction, reply, reminder_hours=hours)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @settings.command(name="deadlines", description="Default time limit per move and what happens after it")
+    @app_commands.describe(
+        hours="Hours per move (0 = no deadline)", on_timeout="What happens when time runs out"
+    )
+    async def settings_deadlines(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.0, 720.0],
+        on_timeout: Literal["skip", "default", "replace"] = "skip",
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            await self._change(interaction, reply, deadline_hours=hours, on_timeout=on_timeout)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @settings.command(name="game", description="Turn a game on or off for this server")
+    async def settings_game(self, interaction: discord.Interaction, game: str, enabled: bool) -> None:
+        async def work(reply: Reply) -> None:
+            rules = self.bot.service.rules_for(game)
+            current = await self.bot.service.guild_settings(interaction.guild_id)
+            disabled = set(current.disabled_games)
+            (disabled.discard if enabled else disabled.add)(rules.info.id)
+            await self._change(interaction, reply, disabled_games=sorted(disabled))
+
+        await self.bot.table.guarded(interaction, work)
+
+    @settings_game.autocomplete("game")
+    async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=g.info.name, value=g.info.id)
+            for g in registry.all_games()
+            if current.lower() in g.info.name.lower()
+        ][:25]
+
+    @settings.command(name="channel", description="Allow games only in some channels (none = everywhere)")
+    @app_commands.describe(
+        channel="The channel to add or remove", allowed="Add it (true) or remove it (false)"
+    )
+    async def settings_channel(
+        self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool = True
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            current = await self.bot.service.guild_settings(interaction.guild_id)
+            channels = set(current.channels)
+            (channels.add if allowed else channels.discard)(channel.id)
+            await self._change(interaction, reply, channels=sorted(channels))
+
+        await self.bot.table.guarded(interaction, work)
+
+
+def _describe(settings: GuildSettings) -> str:
+    reminders = f"after {settings.reminder_hours:g} h" if settings.reminder_hours else "off"
+    deadline = (
+        f"{settings.deadline_hours:g} h per move, then {TIMEOUT_POLICIES[settings.on_timeout]}"
+        if settings.deadline_hours
+        else "none"
+    )
+    disabled = ", ".join(settings.disabled_games) or "none"
+    channels = ", ".join(f"<#{c}>" for c in settings.channels) or "any channel"
+    return (
+        "⚙️ **Server game settings**\n"
+        f"Reminders: {reminders}\nDeadlines: {deadline}\nGames turned off: {disabled}\nGames allowed in: {channels}\n"
+        "_Each table can choose its own clock in its lobby with `/game clock`._"
+    )
+
+
+async def setup(bot: HostBot) -> None:
+    await bot.add_cog(SlowPlay(bot))
