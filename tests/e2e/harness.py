@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.client import HostBot
+from bot.clock import FakeClock
 from bot.config import Settings
 from bot.emulator.driver import InteractionResult, UserSession
 from bot.emulator.model import StoredMessage
@@ -26,6 +27,7 @@ class World:
     bot: HostBot | None = None
     task: object = None
     bots_started: list[HostBot] = field(default_factory=list)
+    clock: FakeClock = field(default_factory=FakeClock)
 
     async def start_bot(self) -> HostBot:
         settings = Settings(
@@ -34,7 +36,7 @@ class World:
             discord_api_base=self.server.api_base,
             _env_file=None,
         )
-        bot = HostBot(settings, guild_ready_timeout=0.1)
+        bot = HostBot(settings, guild_ready_timeout=0.1, clock=self.clock)
         self.task = await run_bot(bot, self.server)
         self.bot = bot
         self.bots_started.append(bot)
@@ -55,6 +57,13 @@ class World:
             await self.bot.table.drain()
         await self.server.settle()
 
+    async def advance(self, hours: float) -> int:
+        """Move the injected clock forward and fire what fell due; returns how many timers fired."""
+        self.clock.advance(hours * 3600)
+        fired = await self.bot.scheduler.run_due()
+        await self.settle()
+        return fired
+
     def public(self, channel: str = "table") -> list[StoredMessage]:
         return self.server.public_messages(self.channels[channel])
 
@@ -62,7 +71,12 @@ class World:
         return self.public(channel)[-1]
 
     def turn_messages(self, channel: str = "table") -> list[StoredMessage]:
-        return [m for m in self.public(channel) if any("g:" in (cid or "") for _, cid, _ in _buttons(m))]
+        """The turn posts (they carry a "Board" button): one per move, the last one included."""
+        return [
+            m
+            for m in self.public(channel)
+            if any((cid or "").endswith(":board") for _, cid, _ in _buttons(m))
+        ]
 
 
 def _buttons(message: StoredMessage) -> list[tuple[str | None, str | None, bool]]:

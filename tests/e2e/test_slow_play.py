@@ -1,0 +1,275 @@
+"""Slow play over days, through the emulator with an injected clock: nothing here sleeps.
+
+The fake clock starts at 08:00 UTC.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.emulator.driver import EmulatorUsageError
+from tests.e2e.harness import MANAGE_CHANNELS, is_over, open_game, play_out, take_turn, world
+
+MANAGE_GUILD = 1 << 5
+
+
+def reminders(w, channel: str = "table"):
+    return [m for m in w.public(channel) if m.content.startswith("⏰")]
+
+
+async def _lobby_with_clock(w, host, others, **clock):
+    table = w.channels["table"]
+    await host.slash(table, "game new", game="test-highcard", seed=5)
+    set_clock = await host.slash(table, "game clock", **clock)
+    assert "Table clock" in set_clock.content, set_clock.content
+    for user in others:
+        await user.slash(table, "game join")
+    await host.slash(table, "game start")
+    await w.settle()
+
+
+async def test_reminder_after_the_delay_once_and_again_after_a_restart(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=12)
+        assert await w.advance(11) == 0
+        assert reminders(w) == []
+        assert await w.advance(2) == 2  # alice and bob both owe a pledge
+        pinged = reminders(w)
+        assert len(pinged) == 2
+        assert {f"<@{alice.id}>" in m.content or f"<@{bob.id}>" in m.content for m in pinged} == {True}
+        assert "https://discord.com/channels/" in pinged[0].content
+        assert any(m.content.startswith("⏰") for m in bob.dms())
+        assert await w.advance(1) == 0  # not doubled
+        await w.restart_bot()  # stored in the database: the next reminder survives the restart
+        assert await w.advance(12) == 2
+        assert len(reminders(w)) == 4
+        assert "reminder 2" in reminders(w)[-1].content
+        assert not w.server.errors, w.server.errors
+
+
+async def test_acting_clears_the_reminder(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=12)
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        assert await w.advance(13) == 1  # alice's timer was cleared when she pledged
+        pinged = reminders(w)
+        assert len(pinged) == 1 and f"<@{bob.id}>" in pinged[0].content
+
+
+async def test_quiet_hours_postpone_a_reminder(tmp_path):
+    """Reminder due at 20:00 UTC; bob's quiet hours 19-07 at UTC+1 (18-06 UTC) push it to 06:00 UTC."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        quiet = await bob.slash(w.channels["table"], "me quiet", start=19, end=7, utc_offset=1.0)
+        assert "Quiet hours 19:00" in quiet.content and quiet.ephemeral
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=12)
+        await w.advance(12.5)  # 20:30 UTC
+        assert [m for m in reminders(w) if f"<@{bob.id}>" in m.content] == []
+        assert [m for m in reminders(w) if f"<@{alice.id}>" in m.content]
+        await w.advance(9)  # 05:30 UTC: still quiet
+        assert [m for m in reminders(w) if f"<@{bob.id}>" in m.content] == []
+        await w.advance(1)  # 06:30 UTC
+        assert len([m for m in reminders(w) if f"<@{bob.id}>" in m.content]) == 1
+
+
+async def test_deadline_skip_keeps_waiting_when_no_pass_and_passes_when_allowed(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=0, deadline_hours=24, on_timeout="skip")
+        turn = w.turn_messages()[-1]
+        assert "Deadline <t:" in turn.content
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        await w.advance(25)  # bob must pledge: no pass exists
+        waiting = [m for m in w.public() if m.content.startswith("⌛")]
+        assert len(waiting) == 1 and "keeps waiting" in waiting[0].content
+        await take_turn(w, "table", bob, lambda c: c[0])
+        await w.settle()
+        # draw phase: alice may pass; her deadline passes
+        await w.advance(25)
+        last = w.turn_messages()[-1]
+        assert "alice ran out of time; the clock played **Pass** for them." in last.content
+        game = await w.bot.service.store.latest_game_in(w.channels["table"])
+        log = await w.bot.service.store.actions(game.id)
+        assert log[-1].action == {"kind": "pass"} and log[-1].user_id == 0
+        assert not w.server.errors, w.server.errors
+
+
+async def test_deadline_default_plays_a_safe_move(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=0, deadline_hours=6, on_timeout="default")
+        await w.advance(7)
+        notes = [m.content for m in w.turn_messages() if "ran out of time" in m.content]
+        assert len(notes) == 2  # both pledged their first card
+        game = await w.bot.service.store.latest_game_in(w.channels["table"])
+        assert [r.action["kind"] for r in await w.bot.service.store.actions(game.id)] == ["pledge", "pledge"]
+
+
+async def test_deadline_replace_lets_a_substitute_take_the_seat_with_its_cards(tmp_path):
+    async with world(tmp_path, users=("alice", "bob", "dave")) as w:
+        alice, bob, dave = w.users["alice"], w.users["bob"], w.users["dave"]
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=0, deadline_hours=24, on_timeout="replace")
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        bob_dms_before = len(bob.dms())
+        await w.advance(25)
+        dropped = next(m for m in w.public() if "was dropped" in m.content)
+        assert "bob ran out of time" in dropped.content
+        ((label, custom_id, _),) = dave.buttons(dropped.id)
+        assert label == "Take bob's seat"
+        refused = await alice.click(dropped.id, custom_id)
+        assert refused.ephemeral and "already playing" in refused.content
+        taken = await dave.click(dropped.id, custom_id)
+        assert "takes the empty seat" in taken.content
+        await w.settle()
+        game = await w.bot.service.store.latest_game_in(w.channels["table"])
+        state = await w.bot.service.state(game)
+        dave_dm = dave.dms()[-1]
+        assert "You took over this seat" in dave_dm.content and dave_dm.attachments
+        assert len(bob.dms()) == bob_dms_before  # the old player gets nothing more
+        seats = await w.bot.service.store.seats(game.id)
+        assert seats[1].user_id == dave.id and seats[1].name == "dave"
+        assert await take_turn(w, "table", dave, lambda c: c[0])
+        await w.settle()
+        assert state.hands[1]  # dave played from bob's hand
+        assert not await take_turn(w, "table", bob, lambda c: c[0])
+
+
+async def test_vacation_pauses_the_clock(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=12, deadline_hours=48, on_timeout="default")
+        away = await bob.slash(w.channels["table"], "game vacation", on=True)
+        assert "on vacation" in away.content
+        await w.advance(60)
+        assert not [m for m in reminders(w) if f"<@{bob.id}>" in m.content]
+        game = await w.bot.service.store.latest_game_in(w.channels["table"])
+        assert all(r.seat != 1 for r in await w.bot.service.store.actions(game.id))
+        await bob.slash(w.channels["table"], "game vacation", on=False)
+        await w.advance(13)
+        assert [m for m in reminders(w) if f"<@{bob.id}>" in m.content]
+
+
+async def test_replace_by_consent_or_by_a_moderator(tmp_path):
+    async with world(tmp_path, users=("alice", "bob", "carol", "dave", "mod")) as w:
+        alice, bob, carol, dave, mod = (w.users[n] for n in ("alice", "bob", "carol", "dave", "mod"))
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol], seed=3)
+        asked = await alice.slash(table, "game replace", old=bob.id, new=dave.id)
+        assert "Still to agree: carol" in asked.content
+        ids = {label: cid for label, cid, _ in carol.buttons(asked.message.id)}
+        intruder = await dave.click(asked.message.id, ids["Approve"])
+        assert intruder.ephemeral and "Only the players" in intruder.content
+        agreed = await carol.click(asked.message.id, ids["Approve"])
+        assert "now plays in" in agreed.content
+        await w.settle()
+        assert dave.dms() and dave.dms()[-1].attachments
+        game = await w.bot.service.store.latest_game_in(table)
+        seats = await w.bot.service.store.seats(game.id)
+        assert [s.user_id for s in seats] == [alice.id, dave.id, carol.id]
+        w.server.set_permissions(w.guild, mod.id, MANAGE_CHANNELS)
+        forced = await mod.slash(table, "game replace", old=carol.id, new=bob.id)
+        assert "now plays in" in forced.content
+        assert not w.server.errors, w.server.errors
+
+
+async def test_undo_with_the_tables_approval_and_not_after_a_reveal(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], seed=4)
+        game = await w.bot.service.store.latest_game_in(table)
+        before = (await w.bot.service.state(game)).model_dump_json()
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        not_mine = await bob.slash(table, "undo")
+        assert not_mine.ephemeral and "your own move" in not_mine.content
+        asked = await alice.slash(table, "undo")
+        assert "asks to take back" in asked.content and "Waiting for: bob" in asked.content
+        ids = {label: cid for label, cid, _ in bob.buttons(asked.message.id)}
+        self_vote = await alice.click(asked.message.id, ids["Approve"])
+        assert self_vote.ephemeral and "the other players decide" in self_vote.content
+        done = await bob.click(asked.message.id, ids["Approve"])
+        assert "taken back" in done.content
+        await w.settle()
+        game = await w.bot.service.store.latest_game_in(table)
+        assert (await w.bot.service.state(game)).model_dump_json() == before
+        states = await w.bot.service.replay(game)
+        assert states[-1].model_dump_json() == game.state
+        assert "took back their last move" in w.turn_messages()[-1].content
+        # a move that revealed cards (the pledges are revealed when the last one is made) cannot be undone
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        await take_turn(w, "table", bob, lambda c: c[0])
+        await w.settle()
+        refused = await bob.slash(table, "undo")
+        assert refused.ephemeral and "revealed hidden information" in refused.content
+
+
+async def test_follow_history_list_and_mygames(tmp_path):
+    async with world(tmp_path, users=("alice", "bob", "dave")) as w:
+        alice, bob, dave = w.users["alice"], w.users["bob"], w.users["dave"]
+        await open_game(w, "table", alice, [bob], seed=7, options="rounds=1")
+        await open_game(w, "other", bob, [alice], seed=8, options="rounds=1")
+        follow = await dave.slash(w.channels["table"], "game follow", mode="dm")
+        assert follow.ephemeral and "DM with every move" in follow.content
+        mine = await alice.slash(w.channels["table"], "mygames")
+        assert mine.ephemeral and mine.content.count("https://discord.com/channels/") == 2
+        await play_out(w, "table", [alice, bob], seed=1)
+        assert is_over(w)
+        digest = dave.dms()
+        assert digest and all(not m.attachments for m in digest)
+        assert all("You pledged" not in m.content and "You drew" not in m.content for m in digest)
+        history = await dave.slash(w.channels["table"], "game history")
+        ((name, data, _),) = history.files
+        text = data.decode()
+        assert name.endswith("history.txt") and "alice pledged a card." in text and "Result:" in text
+        assert "You pledged" not in text
+        listing = await dave.slash(w.channels["table"], "game list", scope="channel")
+        assert "finished" in listing.content and (
+            "won by" in listing.content or "nobody won" in listing.content
+        )
+        mine = await alice.slash(w.channels["table"], "mygames")
+        assert mine.content.count("https://discord.com/channels/") == 1  # only the other channel's game now
+        assert not w.server.errors, w.server.errors
+
+
+async def test_thread_follow_posts_moves_in_a_thread(tmp_path):
+    async with world(tmp_path, users=("alice", "bob", "dave")) as w:
+        alice, bob, dave = w.users["alice"], w.users["bob"], w.users["dave"]
+        await open_game(w, "table", alice, [bob], seed=7)
+        follow = await dave.slash(w.channels["table"], "game follow", mode="thread")
+        assert "will be posted in <#" in follow.content
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        game = await w.bot.service.store.latest_game_in(w.channels["table"])
+        thread_id = (await w.bot.service.store.message(game.id, "thread"))[0]
+        posts = w.server.public_messages(thread_id)
+        assert any("alice pledged a card." in m.content for m in posts)
+        assert not w.server.errors, w.server.errors
+
+
+async def test_server_settings_need_manage_server_and_are_enforced(tmp_path):
+    async with world(tmp_path, users=("alice", "owner")) as w:
+        alice, owner = w.users["alice"], w.users["owner"]
+        with pytest.raises(EmulatorUsageError):
+            await alice.slash(w.channels["table"], "settings reminders", hours=6)
+        w.server.set_permissions(w.guild, owner.id, MANAGE_GUILD)
+        shown = await owner.slash(w.channels["table"], "settings reminders", hours=6)
+        assert "after 6 h" in shown.content
+        await owner.slash(w.channels["table"], "settings game", game="test-highcard", enabled=False)
+        off = await alice.slash(w.channels["table"], "game new", game="test-highcard")
+        assert off.ephemeral and "turned off" in off.content
+        await owner.slash(w.channels["table"], "settings game", game="test-highcard", enabled=True)
+        await owner.slash(w.channels["table"], "settings channel", channel=w.channels["other"])
+        elsewhere = await alice.slash(w.channels["table"], "game new", game="test-highcard")
+        assert elsewhere.ephemeral and "Games are played in" in elsewhere.content
+        here = await alice.slash(w.channels["other"], "game new", game="test-highcard")
+        assert not here.ephemeral
+        game = await w.bot.service.store.latest_game_in(w.channels["other"])
+        assert (await w.bot.service.table_settings(game)).reminder_hours == 6
+        assert not w.server.errors, w.server.errors
