@@ -11,7 +11,7 @@ import asyncio
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-from renderer.registry import render
+from renderer.registry import render, render_overlay
 from rules.core import View
 
 
@@ -32,6 +32,11 @@ class Painter:
 
     async def png(self, view: View) -> bytes:
         return await asyncio.get_running_loop().run_in_executor(self._pool(), render, view)
+
+    async def overlay(self, view: View, name: str, target: str | None) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool(), render_overlay, view, name, target
+        )
 
     def close(self) -> None:
         if self._executor is not None:

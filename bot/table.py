@@ -21,6 +21,7 @@ from bot.pictures import Painter
 from bot.reply import Reply
 from bot.service import GameService, Move, Started, UserError
 from bot.store import GameRecord, GameStatus, SeatRecord, Timer
+from renderer.registry import overlays_for
 from rules.core import Event, Result, RuleError, Seat, View
 
 if TYPE_CHECKING:
@@ -213,14 +214,36 @@ class Table:
     async def _hand(self, reply: Reply, game_id: int) -> None:
         await self.hand(reply, await self._active(game_id))
 
-    async def board(self, reply: Reply, game: GameRecord, *, public: bool = False) -> None:
+    async def board(
+        self,
+        reply: Reply,
+        game: GameRecord,
+        *,
+        public: bool = False,
+        overlay: str | None = None,
+        target: str | None = None,
+    ) -> None:
+        """The public board, or one of the game's overlays; both drawn from the public view only."""
         view = await self.service.view(game, None)
+        name = self.service.rules_for(game.kind).info.name
+        if overlay:
+            overlays = overlays_for(game.kind)
+            chosen = overlays.get(overlay)
+            if chosen is None:
+                offered = ", ".join(overlays) or "none for this game"
+                raise UserError(f"There is no {overlay!r} picture for {name} (pictures: {offered}).")
+            if chosen.target and not (target or "").strip():
+                raise UserError(f"Say which one with `target:`: {chosen.target}.")
+            png = await self.painter.overlay(view, chosen.name, target)
+            file = discord.File(
+                io.BytesIO(png),
+                filename=f"{chosen.name}-{game.id}-v{game.version}.png",
+                description=_clip(f"{chosen.description}. {view.headline}", 1000),
+            )
+            await reply.send(f"**{name}** · {chosen.description}", file=file, ephemeral=not public)
+            return
         file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
-        await reply.send(
-            f"**{self.service.rules_for(game.kind).info.name}** · {view.headline}",
-            file=file,
-            ephemeral=not public,
-        )
+        await reply.send(f"**{name}** · {view.headline}", file=file, ephemeral=not public)
 
     async def _board(self, reply: Reply, game_id: int) -> None:
         await self.board(reply, await self._started(game_id))

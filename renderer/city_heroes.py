@@ -46,6 +46,7 @@ from renderer.canvas import (
     to_png,
     wrap,
 )
+from renderer.registry import Overlay
 from rules.city_heroes.state import CityHeroesView, SeatView, TileView
 from rules.core import View
 
@@ -888,3 +889,16 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
     _map(sheet, game, prices=prices, budget=player.ducats, buyer=seat)
     _key(sheet, game, buyable=True)
     return to_png(sheet.image())
+
+
+def _buyable_overlay(view: View, target: str | None) -> bytes:
+    return render_buyable(view)
+
+
+OVERLAYS = (
+    Overlay(
+        name="buyable",
+        description="The tiles the acting player could buy now, with their price",
+        draw=_buyable_overlay,
+    ),
+)

@@ -31,6 +31,7 @@ from renderer.canvas import (
     to_png,
     wrap,
 )
+from renderer.registry import Overlay
 from rules.core import View
 from rules.iron_and_brass.state import COLUMNS, IronAndBrassView, PieceView, parse_square
 
@@ -371,3 +372,17 @@ def render_range(view: View, square: str) -> bytes:
         for line in wrap(note, sheet.inner, 24):
             sheet.paragraph(line, size=24)
     return to_png(sheet.image())
+
+
+def _range_overlay(view: View, target: str | None) -> bytes:
+    return render_range(view, target or "")
+
+
+OVERLAYS = (
+    Overlay(
+        name="range",
+        description="Where the unit on a square can move (green) and attack (red)",
+        draw=_range_overlay,
+        target="the unit's square, e.g. C5",
+    ),
+)

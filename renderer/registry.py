@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rules.core import View
 
@@ -14,18 +15,48 @@ Renderer = Callable[[View], bytes]
 _cache: dict[str, Renderer] = {}
 
 
+@dataclass(frozen=True)
+class Overlay:
+    """An extra picture a game offers on request (`/board overlay:...`), drawn from the public view.
+
+    A renderer module lists its overlays in `OVERLAYS`; `target` says what to ask the player for
+    (e.g. "a square such as C5"), empty when nothing is needed.
+    """
+
+    name: str
+    description: str
+    draw: Callable[[View, str | None], bytes]
+    target: str = ""
+
+
+def _module(game_id: str):  # noqa: ANN202 - a renderer module or None
+    module_name = "renderer." + game_id.replace("-", "_")
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        return None
+
+
+def overlays_for(game_id: str) -> dict[str, Overlay]:
+    module = _module(game_id)
+    return {overlay.name: overlay for overlay in getattr(module, "OVERLAYS", ())}
+
+
+def render_overlay(view: View, name: str, target: str | None) -> bytes:
+    """PNG of one of the game's overlays; KeyError if the game has no such overlay."""
+    return overlays_for(view.game)[name].draw(view, target)
+
+
 def renderer_for(game_id: str) -> Renderer:
     if game_id not in _cache:
-        module_name = "renderer." + game_id.replace("-", "_")
-        try:
-            module = importlib.import_module(module_name)
-            _cache[game_id] = module.render
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
+        module = _module(game_id)
+        if module is None:
             from renderer import generic
 
-            _cache[game_id] = generic.render
+            module = generic
+        _cache[game_id] = module.render
     return _cache[game_id]
 
 

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.reply import Reply
 from bot.service import UserError, menu_digest
+from renderer.registry import overlays_for
 
 if TYPE_CHECKING:
     from bot.client import HostBot
@@ -45,13 +46,39 @@ class Play(commands.Cog):
         return [app_commands.Choice(name=c.label[:100], value=f"{menu}:{c.key}"[:100]) for c in choices[:25]]
 
     @app_commands.command(name="board", description="See the board of this channel's game")
-    @app_commands.describe(public="Post it in the channel for everyone (default: only you see it)")
-    async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+    @app_commands.describe(
+        public="Post it in the channel for everyone (default: only you see it)",
+        overlay="An extra picture the game offers, e.g. a unit's range",
+        target="What the picture is about, when it asks (e.g. a square such as C5)",
+    )
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        public: bool = False,
+        overlay: str | None = None,
+        target: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
         async def work(reply: Reply) -> None:
             game = await self._shown_game(interaction.channel_id)
-            await self.bot.table.board(reply, game, public=public)
+            await self.bot.table.board(reply, game, public=public, overlay=overlay, target=target)
 
         await self.bot.table.guarded(interaction, work)
+
+    @board.autocomplete("overlay")
+    async def _overlays(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        store = self.bot.service.store
+        game = await store.open_game_in(interaction.channel_id) or await store.latest_game_in(
+            interaction.channel_id
+        )
+        if game is None:
+            return []
+        return [
+            app_commands.Choice(name=f"{o.name}: {o.description}"[:100], value=o.name)
+            for o in overlays_for(game.kind).values()
+            if current.lower() in o.name
+        ][:25]
 
     @app_commands.command(name="hand", description="See your private cards and view (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:

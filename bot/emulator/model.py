@@ -184,6 +184,8 @@ class Guild:
     channel_ids: list[int] = field(default_factory=list)
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    system_channel_id: int | None = None
+    """Where Discord posts join notices (and bots greet a server); None when the server has none."""
 
     @property
     def everyone_role(self) -> Role:
@@ -440,10 +442,18 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, bot_permissions: int = DEFAULT_BOT_PERMISSIONS) -> int:
+    def add_guild(
+        self,
+        name: str,
+        *,
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        system_channel: str | None = None,
+    ) -> int:
+        """A guild; `system_channel` names a text channel created with it as its system channel."""
         gid = self.snowflake()
         guild = Guild(id=gid, name=name, owner_id=self.app.owner_id)
-        guild.roles[gid] = Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE_PERMISSIONS)
+        guild.roles[gid] = Role(id=gid, name="@everyone", permissions=everyone_permissions)
         bot_role = Role(
             id=self.snowflake(), name=self.app.name, permissions=bot_permissions, position=1, managed=True
         )
@@ -453,6 +463,8 @@ class World:
         for user in self.users.values():
             if not user.bot and user.id != self.app.owner_id:
                 self.add_member(gid, user.id)
+        if system_channel is not None:
+            guild.system_channel_id = self.add_channel(gid, system_channel)
         return gid
 
     def add_channel(
@@ -565,7 +577,7 @@ class World:
             "explicit_content_filter": 0,
             "default_message_notifications": 0,
             "nsfw_level": 0,
-            "system_channel_id": None,
+            "system_channel_id": str(guild.system_channel_id) if guild.system_channel_id else None,
             "afk_channel_id": None,
             "afk_timeout": 300,
         }

@@ -164,8 +164,17 @@ class FakeDiscord:
     # Setup calls are synchronous; if a bot is already connected they also push the
     # matching gateway event (GUILD_CREATE, CHANNEL_CREATE, ...) so its cache stays right.
     def add_guild(self, name: str, **kwargs: Any) -> int:
+        """A guild (see `World.add_guild` for `system_channel` and permissions). Added while a bot is
+        connected, it is a guild the bot *joins*: Discord's GUILD_CREATE then has no `unavailable`
+        flag (`false` would mean "available again after an outage"), so discord.py fires on_guild_join."""
         gid = self.world.add_guild(name, **kwargs)
-        self._notify("GUILD_CREATE", lambda: self.world.guild_create_json(gid))
+
+        def joined() -> dict[str, Any]:
+            data = self.world.guild_create_json(gid)
+            del data["unavailable"]
+            return data
+
+        self._notify("GUILD_CREATE", joined)
         return gid
 
     def add_channel(self, guild_id: int, name: str) -> int:

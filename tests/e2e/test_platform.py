@@ -360,3 +360,26 @@ async def test_a_move_whose_announcement_was_lost_is_posted_after_restart(tmp_pa
         await w.settle()
         assert len(w.turn_messages()) == posted_before + 1
         assert not w.server.errors, w.server.errors
+
+
+async def test_board_overlays_are_offered_and_drawn(tmp_path):
+    """Games may offer extra pictures (Iron & Brass: a unit's range); unknown ones are refused kindly."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="iron-and-brass", seed=2)
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        offered = await bob.autocomplete(table, "board", focused="overlay", value="")
+        assert [c["value"] for c in offered] == ["range"]
+        missing = await bob.slash(table, "board", overlay="range")
+        assert missing.ephemeral and "target:" in missing.content
+        unknown = await bob.slash(table, "board", overlay="weather")
+        assert unknown.ephemeral and "no 'weather' picture" in unknown.content
+        game = await w.bot.service.store.latest_game_in(table)
+        view = await w.bot.service.view(game, None)
+        square = view.pieces[0].square
+        drawn = await bob.slash(table, "board", overlay="range", target=square)
+        assert drawn.ephemeral and drawn.files and drawn.files[0][1][:4] == b"\x89PNG"
+        assert not w.server.errors, w.server.errors
