@@ -176,6 +176,9 @@ class Table:
             choices = move.rules.legal_actions(move.after, move.seat)
             view, rest = choice_menu(move.game.id, choices)
             content += "\n\n**Your turn continues:**" + _more_note(rest)
+        if move.result is None and not any(event.reveals for event in move.events):
+            view = view or discord.ui.View(timeout=None)
+            view.add_item(GameButton(move.game.id, "undo", label="Undo (ask the table)", row=4))
         await reply.send(_clip(content), view=view)
 
     async def _stale(self, reply: Reply, game_id: int, message: str) -> None:
@@ -553,12 +556,19 @@ class Table:
             self.spawn(self.announce(move), f"undo-{game.id}-{move.version}")
             return
         what = "; ".join(event["text"] for event in last.events) or "their last move"
-        await reply.send(
+        request = (
             f"↩️ {user.mention} asks to take back their last move ({_clip(what, 300)})."
-            f" Waiting for: {', '.join(others)}.",
-            view=_vote_buttons(game.id, f"undo-{last.version}"),
-            ephemeral=False,
+            f" Waiting for: {', '.join(others)}."
         )
+        buttons = _vote_buttons(game.id, f"undo-{last.version}")
+        if reply.interaction.channel_id == game.channel_id:
+            await reply.send(request, view=buttons, ephemeral=False)
+            return
+        channel = await self._channel(game.channel_id)  # asked from a DM: the table decides in its channel
+        if channel is None:
+            raise UserError("The game's channel is gone.")
+        await channel.send(request, view=buttons, allowed_mentions=ALLOWED_MENTIONS)
+        await reply.send(f"↩️ Your request is posted in <#{game.channel_id}>.")
 
     async def _vote(self, reply: Reply, game_id: int, key: str | None, approve: bool) -> None:
         user = reply.interaction.user

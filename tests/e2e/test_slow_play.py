@@ -273,3 +273,19 @@ async def test_server_settings_need_manage_server_and_are_enforced(tmp_path):
         game = await w.bot.service.store.latest_game_in(w.channels["other"])
         assert (await w.bot.service.table_settings(game)).reminder_hours == 6
         assert not w.server.errors, w.server.errors
+
+
+async def test_the_confirmation_offers_undo_when_the_move_revealed_nothing(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await open_game(w, "table", alice, [bob], seed=4)
+        turn = w.turn_messages()[-1]
+        menu = await alice.click(
+            turn.id, next(c for _, c, _ in alice.buttons(turn.id) if c.endswith(":menu"))
+        )
+        done = await alice.click(menu.message.id, next(c for _, c, _ in alice.buttons(menu.message.id)))
+        undo = next(c for label, c, _ in alice.buttons(done.message.id) if label.startswith("Undo"))
+        asked = await alice.click(done.message.id, undo)
+        assert "asks to take back" in asked.content and not asked.ephemeral
+        await w.settle()
+        assert not w.server.errors, w.server.errors
