@@ -20,7 +20,7 @@ from bot.table import Table
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.slowplay")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.slowplay", "bot.cogs.help")
 
 
 class HostTree(app_commands.CommandTree):

@@ -103,9 +103,7 @@ class GameSelect(
         values = list(self.item.values)
         table = _table(interaction)
         if self.verb == "pick":
-            await table.on_button(
-                interaction, self.game_id, "act", int(self.arg), values[0] if values else None
-            )
+            await table.on_button(interaction, self.game_id, "act", self.arg, values[0] if values else None)
         else:
             await table.on_option(interaction, self.game_id, self.arg, values[0] if values else None)
 
@@ -203,7 +201,9 @@ def _spread(low: int, high: int, current: int) -> list[int]:
     """At most 25 values from low to high: every one when they fit, else round steps plus the ends."""
     if high - low < MAX_SELECT_OPTIONS:
         return list(range(low, high + 1))
-    step = next(s for s in (2, 5, 10, 20, 25, 50, 100, 250, 500, 1000, 10**6) if (high - low) // s <= 20)
+    step = 1
+    while (high - low) // step > 20:  # the next "round" step: 1, 2, 5, 10, 20, 50, ...
+        step = step * 5 // 2 if str(step).startswith("2") else step * 2
     values = {low, high, current} | set(range(((low + step - 1) // step) * step, high + 1, step))
     return sorted(values)[:MAX_SELECT_OPTIONS]
 

@@ -48,6 +48,7 @@ class Reply:
         *,
         view: discord.ui.View | None = None,
         file: discord.File | None = None,
+        embeds: list[discord.Embed] | None = None,
         ephemeral: bool = True,
     ) -> None:
         """The answer: replaces the clicked message when `update`, else a new (ephemeral) message."""
@@ -63,6 +64,8 @@ class Reply:
                     await self.interaction.edit_original_response(**kwargs)
                 return
             kwargs = {"ephemeral": ephemeral}
+            if embeds:
+                kwargs["embeds"] = embeds
             if view is not None:
                 kwargs["view"] = view
             if file is not None:
@@ -70,7 +73,7 @@ class Reply:
             if not response.is_done():
                 await response.send_message(content, **kwargs)
             else:
-                await self.interaction.followup.send(content or "\u200b", **kwargs)
+                await self.interaction.followup.send(content or ("" if embeds else "\u200b"), **kwargs)
 
     async def error(self, message: str) -> None:
         """A refusal is always a new ephemeral message, never an edit of what was clicked."""

@@ -148,8 +148,7 @@ class Help(commands.Cog):
 # ---- sending -----------------------------------------------------------------------------------------
 async def send_embeds(reply: Reply, embeds: list[discord.Embed]) -> None:
     """Ephemeral embeds, as many per message as Discord's 6,000-character total allows: the first message
-    answers the interaction, the rest are followups. (Reply.send takes no embeds, so this keeps to its
-    lock and timer the same way.)"""
+    answers the interaction, the rest are followups."""
     batches: list[list[discord.Embed]] = []
     size = 0
     for embed in embeds:
@@ -158,14 +157,8 @@ async def send_embeds(reply: Reply, embeds: list[discord.Embed]) -> None:
             size = 0
         batches[-1].append(embed)
         size += len(embed)
-    async with reply._lock:
-        reply._stop_timer()
-        interaction = reply.interaction
-        for batch in batches:
-            if not interaction.response.is_done():
-                await interaction.response.send_message(embeds=batch, ephemeral=True)
-            else:
-                await interaction.followup.send(embeds=batch, ephemeral=True)
+    for batch in batches:
+        await reply.send(embeds=batch)
 
 
 # ---- games -------------------------------------------------------------------------------------------

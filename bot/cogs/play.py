@@ -16,11 +16,11 @@ if TYPE_CHECKING:
     from bot.client import HostBot
 
 
-@app_commands.guild_only()
 class Play(commands.Cog):
     def __init__(self, bot: HostBot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(name="play", description="Make your move in this channel's game")
     @app_commands.describe(move="Start typing: the list shows only your legal moves")
     async def play(self, interaction: discord.Interaction, move: str) -> None:
@@ -45,6 +45,7 @@ class Play(commands.Cog):
         choices = [c for c in everything if wanted in c.label.lower()]
         return [app_commands.Choice(name=c.label[:100], value=f"{menu}:{c.key}"[:100]) for c in choices[:25]]
 
+    @app_commands.guild_only()
     @app_commands.command(name="board", description="See the board of this channel's game")
     @app_commands.describe(
         public="Post it in the channel for everyone (default: only you see it)",
@@ -80,6 +81,7 @@ class Play(commands.Cog):
             if current.lower() in o.name
         ][:25]
 
+    @app_commands.guild_only()
     @app_commands.command(name="hand", description="See your private cards and view (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
@@ -88,6 +90,7 @@ class Play(commands.Cog):
 
         await self.bot.table.guarded(interaction, work)
 
+    @app_commands.guild_only()
     @app_commands.command(name="log", description="The latest moves of this channel's game")
     @app_commands.describe(lines="How many lines (default 15)")
     async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = 15) -> None:

@@ -80,6 +80,14 @@ class InteractionResult:
         return msg.content if msg else ""
 
     @property
+    def answer(self) -> str:
+        """The content of the last message version this interaction itself produced. Unlike
+        :attr:`content` it is not overwritten when a later interaction edits the same message (two
+        clicks on one ephemeral menu both answer by editing it)."""
+        versions = self.record.versions
+        return versions[-1].content if versions else ""
+
+    @property
     def embeds(self) -> list[dict[str, Any]]:
         msg = self.message
         return msg.embeds if msg else []

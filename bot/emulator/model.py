@@ -399,6 +399,7 @@ class InteractionRecord:
     callback_data: dict[str, Any] | None = None
     original_message_id: int | None = None  # the message that @original refers to
     message_ids: list[int] = field(default_factory=list)  # messages created/updated by it
+    versions: list[StoredMessage] = field(default_factory=list)  # each message version it produced
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     acked: asyncio.Event = field(default_factory=asyncio.Event)

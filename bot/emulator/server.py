@@ -661,6 +661,8 @@ class FakeDiscord:
         ctype = int(payload.get("type", 0))
         data = payload.get("data") or {}
         msg = self._apply_callback(rec, ctype, data, files)
+        if msg is not None:
+            rec.versions.append(msg)
         rec.callback_type = ctype
         rec.callback_mono = now
         rec.callback_data = data
@@ -778,6 +780,7 @@ class FakeDiscord:
                 msg.ephemeral_for = rec.user_id
             self._store(msg)
             rec.message_ids.append(msg.id)
+        rec.versions.append(msg)
         rec.produced.set()
         if request.query.get("wait", "false").lower() in ("1", "true"):
             return json_response(msg.to_json(self.world))
@@ -794,6 +797,7 @@ class FakeDiscord:
         msg = self._store(self._build(old, payload, files, creating=False))
         if msg.id not in rec.message_ids:
             rec.message_ids.append(msg.id)
+        rec.versions.append(msg)
         rec.produced.set()
         return json_response(msg.to_json(self.world))
 

@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from rules.city_heroes import board
+from rules.city_heroes.catalogue import entries as catalogue_entries
 from rules.city_heroes.data import GOODS, NATURALS, RESOURCES, Catalogue, catalogue
 from rules.city_heroes.state import (
     PHASES,
@@ -57,7 +58,7 @@ from rules.city_heroes.state import (
     Upgrade,
 )
 from rules.city_heroes.state import Buy as BuyTile
-from rules.core import Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
+from rules.core import CatalogueEntry, Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
 
 State = CityHeroesState
 MARKET_FAMILY = ("market", "festival-grounds")
@@ -181,6 +182,10 @@ class CityHeroes(Game[CityHeroesState]):
     @property
     def cat(self) -> Catalogue:
         return catalogue()
+
+    def catalogue(self) -> list[CatalogueEntry]:
+        """Every building, public work, rival exchange row and recipe, for `/card`."""
+        return list(catalogue_entries())
 
     # ---- setup ----------------------------------------------------------------------------------
     def _setup(self, players: list[str], options: dict[str, Any], rng: Rng) -> State:
@@ -2037,6 +2042,7 @@ class CityHeroes(Game[CityHeroesState]):
             to_act=sorted(self.to_act(state)),
             headline=self._headline(state, result),
             finished=result is not None,
+            topic=rules_topic(state),
             turn=state.turn,
             turns=state.turns,
             phase=state.phase,
@@ -2110,3 +2116,21 @@ class CityHeroes(Game[CityHeroesState]):
             reason=reason,
             breakdown=breakdown,
         )
+
+
+PHASE_TOPICS: dict[str, str] = {
+    "expansion": "expansion",
+    "construction": "construction",
+    "interaction": "trading",
+    "over": "game-end",
+}
+"""The `/rules` topic (data/city_heroes/rules.md) of each phase."""
+
+
+def rules_topic(state: State) -> str:
+    """The `/rules` topic of the current step, for the turn message's link."""
+    if state.phase != "over" and state.raid is not None:
+        return "pillaging"
+    if state.phase != "over" and state.proposal is not None:
+        return "trading"
+    return PHASE_TOPICS[state.phase]

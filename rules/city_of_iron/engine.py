@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from rules.city_of_iron import scoring
 from rules.city_of_iron.cards import CardAction, GameData, game_data
+from rules.city_of_iron.catalogue import entries as catalogue_entries
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import (
     Action,
@@ -33,7 +34,19 @@ from rules.city_of_iron.state import (
     Tax,
 )
 from rules.city_of_iron.view import build_view
-from rules.core import Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat, View
+from rules.core import (
+    CatalogueEntry,
+    Choice,
+    Event,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Result,
+    Rng,
+    RuleError,
+    Seat,
+    View,
+)
 
 OPTIONS = (
     OptionSpec(
@@ -67,6 +80,18 @@ OPTIONS = (
         description="At game end lose 1 VP per stored building, or 1 VP per 2 stored buildings.",
     ),
 )
+
+RULES_TOPICS: dict[str, str] = {
+    "nation": "nations",
+    "arrange": "setup",
+    "bid": "bidding",
+    "rebid": "bidding",
+    "actions": "actions",
+    "snyle": "expansion-towns",
+    "purchase": "end-of-round",
+    "over": "game-end",
+}
+"""The `/rules` topic (data/city_of_iron/rules.md) of each phase, for the turn message's link."""
 
 PAYMENT_LIMIT = 6
 """Most payment combinations offered per card action or per attack target and role."""
@@ -1525,7 +1550,9 @@ class CityOfIron(Game[CityState]):
 
     # ---- views and result ------------------------------------------------------------------------------
     def _view(self, state: CityState, seat: Seat | None) -> View:
-        return build_view(self, state, seat)
+        view = build_view(self, state, seat)
+        view.topic = RULES_TOPICS[state.phase]
+        return view
 
     def _result(self, state: CityState) -> Result | None:
         if state.phase != "over":
@@ -1534,3 +1561,7 @@ class CityOfIron(Game[CityState]):
 
     def data(self) -> GameData:
         return game_data()
+
+    def catalogue(self) -> list[CatalogueEntry]:
+        """Every good, building, town, land, card and nation of the data, for `/card`."""
+        return list(catalogue_entries())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.core import Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
+from rules.core import CatalogueEntry, Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
 from rules.iron_and_brass.board import (
     Obstacles,
     Square,
@@ -25,6 +25,7 @@ from rules.iron_and_brass.board import (
     structure_squares,
     unit_squares,
 )
+from rules.iron_and_brass.catalogue import entries as catalogue_entries
 from rules.iron_and_brass.data import FACTORY, TOKEN_NAMES, Catalogue, PieceSpec, catalogue
 from rules.iron_and_brass.state import (
     Action,
@@ -126,6 +127,10 @@ class IronAndBrass(Game[IronAndBrassState]):
     @property
     def cards(self) -> Catalogue:
         return catalogue()
+
+    def catalogue(self) -> list[CatalogueEntry]:
+        """Every unit, structure and advantage token, for `/card`."""
+        return list(catalogue_entries())
 
     # ---- setup and turns -------------------------------------------------------------------
     def _setup(self, players: list[str], options: dict[str, Any], rng: Rng) -> State:
@@ -1091,6 +1096,7 @@ class IronAndBrass(Game[IronAndBrassState]):
             to_act=sorted(self.to_act(state)),
             headline=self._headline(state),
             finished=result is not None,
+            topic=rules_topic(state),
             size=state.size,
             round=state.round,
             max_rounds=state.max_rounds,
@@ -1176,3 +1182,16 @@ class IronAndBrass(Game[IronAndBrassState]):
             reason=state.reason,
             breakdown=breakdown,
         )
+
+
+def rules_topic(state: State) -> str:
+    """The `/rules` topic (data/iron_and_brass/rules.md) of the current step, for the turn message."""
+    if state.step == "over":
+        return "winning"
+    if state.step == "defend":
+        return "attacking"
+    if state.picking is not None and state.picking.startswith("build:"):
+        return "building"
+    if state.picking is not None and state.picking.startswith("aim:"):
+        return "concentrated-fire"
+    return "actions"

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from rules.core import Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
+from rules.core import CatalogueEntry, Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
 from rules.iron_bridge_gorge.cards import TYPE_NAMES, Catalogue, catalogue
+from rules.iron_bridge_gorge.catalogue import entries as catalogue_entries
 from rules.iron_bridge_gorge.revenue import (
     EVENT_BY_ROLL,
     EVENTS,
@@ -137,6 +138,10 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
     @property
     def cards(self) -> Catalogue:
         return catalogue()
+
+    def catalogue(self) -> list[CatalogueEntry]:
+        """Every card of the card list, for `/card`."""
+        return list(catalogue_entries())
 
     # ---- setup and the automatic steps -----------------------------------------------------------
     def _setup(self, players: list[str], options: dict[str, Any], rng: Rng) -> State:
@@ -870,6 +875,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             to_act=sorted(self.to_act(state)),
             headline=self._headline(state, result.reason if result else None),
             finished=result is not None,
+            topic=rules_topic(state),
             round=state.round,
             rounds=state.rounds,
             step=state.step,
@@ -968,3 +974,25 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                 for seat, player in enumerate(players)
             },
         )
+
+
+PHASE_TOPICS: dict[str, str] = {
+    "decision": "decision-and-expansion",
+    "expansion": "decision-and-expansion",
+    "trade": "trading",
+    "build": "building",
+    "bank": "bank-and-end-phase",
+    "discard": "bank-and-end-phase",
+}
+"""The `/rules` topic (data/iron_bridge_gorge/rules.md) of each turn phase."""
+
+
+def rules_topic(state: State) -> str:
+    """The `/rules` topic of the current step, for the turn message's link."""
+    if state.step == "over":
+        return "game-end"
+    if state.step == "initiative":
+        return "initiative"
+    if state.proposal is not None:
+        return "trading"
+    return PHASE_TOPICS[state.phase]

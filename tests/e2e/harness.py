@@ -131,7 +131,10 @@ async def take_turn(w: World, channel: str, user: UserSession, pick) -> bool:
     menu = await user.click(turn.id, game_button)
     if menu.content.startswith("⚠️"):
         return False
-    label, custom_id = pick(menu_choices(menu))
+    picked = pick(menu_choices(menu))
+    if picked is None:  # the picker chose to wait (e.g. for a trade partner's answer)
+        return False
+    label, custom_id = picked
     if "|" in custom_id:  # an option of a select menu
         select_id, value = custom_id.split("|", 1)
         result = await user.select(menu.message.id, select_id, [value])
@@ -147,24 +150,29 @@ def is_over(w: World, channel: str = "table") -> bool:
 
 
 async def play_out(
-    w: World, channel: str, users: list[UserSession], seed: int = 0, max_rounds: int = 200
-) -> None:
+    w: World, channel: str, users: list[UserSession], seed: int = 0, max_rounds: int = 200, pick=None
+) -> int:
+    """Play to the end through the buttons only; returns the number of moves made."""
     import random
 
     rng = random.Random(seed)
+    choose = pick or rng.choice
+    moves = 0
     for _ in range(max_rounds):
         if is_over(w, channel):
-            return
+            return moves
         for user in users:
-            await take_turn(w, channel, user, rng.choice)
+            moves += await take_turn(w, channel, user, choose)
             await w.settle()
             if is_over(w, channel):
-                return
+                return moves
     raise AssertionError("the game did not end")
 
 
-async def open_game(w: World, channel: str, host: UserSession, others: list[UserSession], **options) -> None:
-    result = await host.slash(w.channels[channel], "game new", game="test-highcard", **options)
+async def open_game(
+    w: World, channel: str, host: UserSession, others: list[UserSession], *, game: str = "test-highcard", **options
+) -> None:
+    result = await host.slash(w.channels[channel], "game new", game=game, **options)
     assert not result.ephemeral, result.content
     for user in others:
         joined = await user.slash(w.channels[channel], "game join")
