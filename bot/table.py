@@ -422,6 +422,8 @@ class Table:
         lines += [f"• {event.text}" for event in events]
         if result is not None:
             lines.append("🏁 **Game over.** " + result.reason)
+            if result.no_winner:
+                lines.append("Nobody wins this time.")
             for place, group in enumerate(result.ranking, start=1):
                 for seat in group:
                     lines.append(f"{place}. {seats[seat].name} — {result.scores.get(seat, 0)}")

@@ -2115,6 +2115,7 @@ class CityHeroes(Game[CityHeroesState]):
             ranking=ranking,
             reason=reason,
             breakdown=breakdown,
+            no_winner=state.prestige < state.rival_prestige,
         )
 
 

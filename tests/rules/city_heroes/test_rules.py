@@ -370,6 +370,7 @@ def test_everybody_loses_below_the_rival():
     state, events = _cleanup(state)
     result = GAME.result(state)
     assert "everybody loses" in result.reason and result.breakdown[0]["city_won"] == 0
+    assert result.no_winner and result.winners == []
 
 
 def test_most_influence_wins_counting_resources_goods_and_ducats():
