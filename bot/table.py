@@ -437,7 +437,7 @@ class Table:
                 lines.append(f"⏳ Deadline <t:{int(min(t.due_at for t in deadlines))}:R>")
             if public.topic:
                 lines.append(f"📖 Rules for this step: `/rules game:{game.kind} topic:{public.topic}`")
-        file = await self._picture(public, f"board-{game.id}-v{game.version}.png")
+        file = await self._picture(public, f"board-{game.id}-v{game.version}.png", events)
         message = await channel.send(
             _clip("\n".join(lines)),
             file=file,
@@ -707,9 +707,13 @@ class Table:
     def _fanout_lock(self, game_id: int) -> asyncio.Lock:
         return self._fanout_locks.setdefault(game_id, asyncio.Lock())
 
-    async def _picture(self, view: View, filename: str) -> discord.File:
+    async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:
+        """The view's picture, with alt text from the same view and the move's public lines only."""
         png = await self.painter.png(view)
-        return discord.File(io.BytesIO(png), filename=filename, description=_clip(view.headline, 1000))
+        description = view.alt_text()
+        if events:
+            description += " Last move: " + " ".join(event.text for event in events)
+        return discord.File(io.BytesIO(png), filename=filename, description=_clip(description, 1000))
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)

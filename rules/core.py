@@ -193,6 +193,17 @@ class View(Model):
     topic: str = ""
     """The `/rules` topic of the current step (e.g. 'bidding'), so the turn message can link to it."""
 
+    def alt_text(self) -> str:
+        """A screen reader's description of the picture drawn from this view: where the game is and
+        who must act. Games may override it to add scores; it must say nothing the view does not."""
+        waiting = set(self.to_act)
+        players = ", ".join(
+            f"{name} (to act)" if seat in waiting else name for seat, name in enumerate(self.players)
+        )
+        whose = "This is the view of " + self.players[self.seat] + ". " if self.seat is not None else ""
+        end = " The game is over." if self.finished else ""
+        return f"{whose}{self.headline}. Players: {players}.{end}"
+
 
 class Applied(Model):
     """The outcome of a legal action: the new state as JSON-able model, and what happened."""

@@ -170,7 +170,13 @@ async def play_out(
 
 
 async def open_game(
-    w: World, channel: str, host: UserSession, others: list[UserSession], *, game: str = "test-highcard", **options
+    w: World,
+    channel: str,
+    host: UserSession,
+    others: list[UserSession],
+    *,
+    game: str = "test-highcard",
+    **options,
 ) -> None:
     result = await host.slash(w.channels[channel], "game new", game=game, **options)
     assert not result.ephemeral, result.content

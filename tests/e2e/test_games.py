@@ -83,7 +83,9 @@ async def test_iron_and_brass_game_through_the_buttons(tmp_path):
     """Issue 6: an Iron & Brass game played through the emulator to its end (short turn limit)."""
     async with world(tmp_path) as w:
         alice, bob = w.users["alice"], w.users["bob"]
-        await open_game(w, "table", alice, [bob], game="iron-and-brass", seed=4, options="max_rounds=3 board_size=10")
+        await open_game(
+            w, "table", alice, [bob], game="iron-and-brass", seed=4, options="max_rounds=3 board_size=10"
+        )
         await play_out(w, "table", [alice, bob], seed=2, max_rounds=400)
         await _check_result(w, "table")
 

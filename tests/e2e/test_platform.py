@@ -74,6 +74,10 @@ async def test_spectator_sees_nothing_private(tmp_path):
             for attachment in message.attachments:
                 images += 1
                 assert attachment.data in public_images, f"{attachment.filename} is not a public view"
+                alt = attachment.description or ""
+                assert alt and "Players: alice" in alt, alt  # the alt text names the seats and who acts
+                assert not any(line in alt for line in private_lines), alt
+                assert "You pledged" not in alt and "You drew" not in alt
         assert images >= 3
         assert hands  # the game had hidden cards to leak
         assert not w.server.errors, w.server.errors
