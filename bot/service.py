@@ -14,6 +14,7 @@ import random
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -643,6 +644,66 @@ class GameService:
             if seat is not None and seat.seat in await self.to_act(game):
                 found.append((game, (await self.view(game, None)).headline))
         return found
+
+    async def since_last_turn(self, game: GameRecord, user_id: int) -> tuple[int, list[str]]:
+        """What happened since the caller last acted: public lines, with their own private lines instead
+        where they have one. Returns (the version of their last move, 0 if none; the lines)."""
+        seat = await self.require_seat(game, user_id)
+        records = await self.store.actions(game.id)
+        last = max((r.version for r in records if r.seat == seat.seat and r.user_id == user_id), default=0)
+        lines = []
+        for record in records:
+            if record.version <= last:
+                continue
+            for event in record.events:
+                private = event.get("private", {}).get(str(seat.seat)) or event.get("private", {}).get(
+                    seat.seat
+                )
+                lines.append(private or event["text"])
+        return last, lines
+
+    async def stats(
+        self, *, user_id: int | None = None, guild_id: int | None = None, kind: str | None = None
+    ) -> dict[str, Any]:
+        """Played, won and streaks per game, from the stored games themselves (no second source of truth)."""
+        games = await self.store.list_games(user_id=user_id, guild_id=guild_id, limit=10_000)
+        finished = [
+            g
+            for g in reversed(games)
+            if g.status == GameStatus.FINISHED and g.result and (kind is None or g.kind == kind)
+        ]
+        per_game: dict[str, dict[str, Any]] = {}
+        players: dict[int, dict[str, Any]] = {}
+        streak = 0
+        for game in finished:
+            result = Result.model_validate_json(game.result or "{}")
+            seats = await self.store.seats(game.id)
+            with_ai = any(seat.user_id < 0 for seat in seats)
+            entry = per_game.setdefault(game.kind, {"played": 0, "won": 0, "with_ai": 0})
+            entry["played"] += 1
+            entry["with_ai"] += with_ai
+            winners = {seats[s].user_id for s in result.winners}
+            for seat in seats:
+                board = players.setdefault(seat.user_id, {"name": seat.name, "played": 0, "won": 0})
+                board["played"] += 1
+                board["won"] += seat.user_id in winners
+            if user_id is not None:
+                won = user_id in winners
+                entry["won"] += won
+                streak = streak + 1 if won else 0
+        return {"per_game": per_game, "players": players, "streak": streak}
+
+    async def move_times(self, user_id: int) -> float | None:
+        """The caller's average hours between the move before theirs and their own move."""
+        gaps: list[float] = []
+        for game in await self.store.list_games(user_id=user_id, limit=200):
+            records = await self.store.actions(game.id)
+            for before, after in zip(records, records[1:], strict=False):
+                if after.user_id == user_id and before.user_id != user_id:
+                    start = datetime.fromisoformat(before.created_at)
+                    end = datetime.fromisoformat(after.created_at)
+                    gaps.append((end - start).total_seconds() / 3600)
+        return sum(gaps) / len(gaps) if gaps else None
 
     async def history_text(self, game: GameRecord) -> str:
         """The whole public log as text: what a spectator could have read, move by move."""

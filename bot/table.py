@@ -225,6 +225,7 @@ class Table:
         public: bool = False,
         overlay: str | None = None,
         target: str | None = None,
+        heading: str | None = None,
     ) -> None:
         """The public board, or one of the game's overlays; both drawn from the public view only."""
         view = await self.service.view(game, None)
@@ -246,7 +247,10 @@ class Table:
             await reply.send(f"**{name}** · {chosen.description}", file=file, ephemeral=not public)
             return
         file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
-        await reply.send(f"**{name}** · {view.headline}", file=file, ephemeral=not public)
+        text = (
+            f"**{name}** · {view.headline}" if heading is None else f"{heading}\n\n**Now:** {view.headline}"
+        )
+        await reply.send(_clip(text), file=file, ephemeral=not public)
 
     async def _board(self, reply: Reply, game_id: int) -> None:
         await self.board(reply, await self._started(game_id))

@@ -54,6 +54,71 @@ class SlowPlay(commands.Cog):
 
         await self.bot.table.guarded(interaction, work)
 
+    @app_commands.command(name="catchup", description="What happened since your last move (only you see it)")
+    @app_commands.guild_only()
+    async def catchup(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            game = await self.bot.service.active_game(interaction.channel_id)
+            last, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
+            since = f"since your move {last}" if last else "since the start"
+            body = "\n".join(f"• {line}" for line in lines[-30:]) or "Nothing has happened."
+            if len(lines) > 30:
+                body = f"… {len(lines) - 30} earlier lines in `/game history`\n" + body
+            await self.bot.table.board(reply, game, heading=f"**Since your last turn** ({since})\n{body}")
+
+        await self.bot.table.guarded(interaction, work)
+
+    @app_commands.command(name="stats", description="Games played and won, per game, and your current streak")
+    @app_commands.describe(player="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        async def work(reply: Reply) -> None:
+            who = player or interaction.user
+            stats = await self.bot.service.stats(user_id=who.id)
+            if not stats["per_game"]:
+                await reply.send(f"{who.display_name} has not finished a game yet.")
+                return
+            lines = [f"📊 **{who.display_name}**"]
+            for kind, entry in sorted(stats["per_game"].items()):
+                name = self.bot.service.rules_for(kind).info.name
+                ai = f" ({entry['with_ai']} with AI seats)" if entry["with_ai"] else ""
+                lines.append(f"• {name}: {entry['played']} played, {entry['won']} won{ai}")
+            lines.append(f"Current winning streak: {stats['streak']}")
+            hours = await self.bot.service.move_times(who.id)
+            if hours is not None:
+                lines.append(f"Average time to move: {hours:.1f} h")
+            await reply.send("\n".join(lines))
+
+        await self.bot.table.guarded(interaction, work)
+
+    @app_commands.command(name="leaderboard", description="This server's winners, for one game or all")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        async def work(reply: Reply) -> None:
+            service = self.bot.service
+            kind = service.rules_for(game).info.id if game else None
+            stats = await service.stats(guild_id=interaction.guild_id, kind=kind)
+            board = sorted(
+                ((p["won"], p["played"], p["name"]) for uid, p in stats["players"].items() if uid > 0),
+                key=lambda row: (-row[0], row[1], row[2]),
+            )
+            if not board:
+                await reply.send("No finished games on this server yet.")
+                return
+            title = service.rules_for(game).info.name if game else "all games"
+            lines = [f"🏆 **Leaderboard — {title}**"]
+            lines += [
+                f"{i}. {name}: {won} won of {played}" for i, (won, played, name) in enumerate(board[:15], 1)
+            ]
+            await reply.send("\n".join(lines))
+
+        await self.bot.table.guarded(interaction, work)
+
+    @leaderboard.autocomplete("game")
+    async def _leaderboard_games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._games(interaction, current)
+
     # ---- /me ---------------------------------------------------------------------------------
     @me.command(name="quiet", description="Hours when reminders must not ping you (your local time)")
     @app_commands.describe(

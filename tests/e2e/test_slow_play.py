@@ -289,3 +289,47 @@ async def test_the_confirmation_offers_undo_when_the_move_revealed_nothing(tmp_p
         assert "asks to take back" in asked.content and not asked.ephemeral
         await w.settle()
         assert not w.server.errors, w.server.errors
+
+
+async def test_catchup_shows_what_happened_since_my_last_move_privately(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], seed=9)
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        await take_turn(w, "table", bob, lambda c: c[0])
+        await w.settle()
+        caught = await alice.slash(table, "catchup")
+        assert caught.ephemeral and caught.files
+        assert "Since your last turn" in caught.content and "since your move 1" in caught.content
+        assert "bob pledged a card." in caught.content and "Pledges revealed" in caught.content
+        assert "You pledged" not in caught.content  # alice's own move is before the line
+        bobs = await bob.slash(table, "catchup")  # the reveal was part of bob's own move
+        assert "Nothing has happened" in bobs.content and "alice pledged" not in bobs.content
+        assert not w.server.errors, w.server.errors
+
+
+async def test_stats_and_leaderboard_come_from_the_stored_games(tmp_path):
+    async with world(tmp_path, users=("alice", "bob")) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        for seed in (1, 2):
+            await open_game(w, "table", alice, [bob], seed=seed, options="rounds=1")
+            await play_out(w, "table", [alice, bob], seed=seed)
+        service = w.bot.service
+        games = [g for g in await service.store.list_games(channel_id=table) if g.status == "finished"]
+        assert len(games) == 2
+        from rules.core import Result
+
+        wins = {alice.id: 0, bob.id: 0}
+        for game in games:
+            seats = await service.store.seats(game.id)
+            for seat in Result.model_validate_json(game.result).winners:
+                wins[seats[seat].user_id] += 1
+        mine = await alice.slash(table, "stats")
+        assert mine.ephemeral and f"2 played, {wins[alice.id]} won" in mine.content
+        assert "Average time to move" in mine.content
+        board = await bob.slash(table, "leaderboard", game="test-highcard")
+        assert "Leaderboard" in board.content and "won of 2" in board.content
+        assert not w.server.errors, w.server.errors
