@@ -156,8 +156,14 @@ class GameService:
         name: str,
         options: dict[str, Any] | None = None,
         seed: int | None = None,
+        ai: int = 0,
+        ai_strength: int = 2,
     ) -> GameRecord:
         rules = self.rules_for(kind)
+        if ai and 1 + ai > rules.info.max_players:
+            raise UserError(
+                f"{rules.info.name} seats at most {rules.info.max_players} players, you included."
+            )
         allowed = await self.guild_settings(guild_id)
         if kind in allowed.disabled_games:
             raise UserError(f"{rules.info.name} is turned off on this server (`/settings game`).")
@@ -169,7 +175,7 @@ class GameService:
         except RuleError as error:
             raise UserError(error.message) from None
         try:
-            return await self.store.create_game(
+            record = await self.store.create_game(
                 kind=kind,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -182,6 +188,14 @@ class GameService:
             raise UserError(
                 "This channel already has a game. Finish it, or `/game abandon` it, before starting another."
             ) from None
+        if ai:
+            for number in range(1, ai + 1):
+                await self.store.add_seat(record.id, -number, f"AI {number}", rules.info.max_players)
+            await self.store.set_table_settings(record.id, {"ai_strength": ai_strength})
+            fresh = await self.store.game(record.id)
+            assert fresh is not None
+            record = fresh
+        return record
 
     async def join(self, channel_id: int, user_id: int, name: str) -> tuple[GameRecord, int]:
         game = await self.open_game(channel_id)
@@ -257,7 +271,7 @@ class GameService:
                 raise UserError("Only the host can close the lobby; you can `/game leave` it.")
             if game.status == GameStatus.ACTIVE:
                 agreed = await self.store.add_vote(game.id, "abandon", user_id)
-                missing = [seat.name for seat in seats if seat.user_id not in agreed]
+                missing = [seat.name for seat in _humans(seats) if seat.user_id not in agreed]
                 if missing:
                     return game, False, missing
         await self.store.set_status(game.id, GameStatus.ABANDONED)
@@ -525,7 +539,7 @@ class GameService:
         seats = await self.store.seats(game.id)
         await self.store.clear_votes(game.id, _undo_vote(last.version))
         await self.store.add_vote(game.id, _undo_vote(last.version), user_id)
-        others = [s.name for s in seats if s.user_id != user_id and not s.dropped]
+        others = [s.name for s in _humans(seats) if s.user_id != user_id and not s.dropped]
         return game, last, others
 
     async def undo_vote(
@@ -547,7 +561,7 @@ class GameService:
                 await self.store.clear_votes(game.id, kind)
                 return "refused", None
             agreed = await self.store.add_vote(game.id, kind, user_id)
-            if any(s.user_id not in agreed for s in seats if not s.dropped):
+            if any(s.user_id not in agreed for s in _humans(seats) if not s.dropped):
                 return "waiting", None
             await self.store.clear_votes(game.id, kind)
             return "done", await self._undo(game, seats, moves[-1])
@@ -595,7 +609,7 @@ class GameService:
                 raise UserError("Only the players or a moderator (Manage Channels) can replace a player.")
             kind = f"replace:{old_user}:{new_user}"
             agreed = await self.store.add_vote(game.id, kind, requester)
-            missing = [s.name for s in seats if s.user_id not in agreed and s.user_id != old_user]
+            missing = [s.name for s in _humans(seats) if s.user_id not in agreed and s.user_id != old_user]
             if missing:
                 return game, False, missing
             await self.store.clear_votes(game.id, kind)
@@ -732,6 +746,11 @@ class GameService:
         for record in await self.store.actions(game.id, limit=limit):
             lines.extend(event["text"] for event in record.events)
         return lines[-limit:]
+
+
+def _humans(seats: list[SeatRecord]) -> list[SeatRecord]:
+    """The seats people sit in: computer seats (negative ids) never vote."""
+    return [seat for seat in seats if seat.user_id > 0]
 
 
 UNDO = "__undo__"

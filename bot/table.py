@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import random
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from bot.service import GameService, Move, Started, UserError
 from bot.store import GameRecord, GameStatus, SeatRecord, Timer
 from renderer.registry import overlays_for
 from rules.core import Event, Result, RuleError, Seat, View
+from rules.policy import policy_for
 
 if TYPE_CHECKING:
     from bot.client import HostBot
@@ -139,6 +141,7 @@ class Table:
             raise
         await self._confirm(reply, move)
         self.spawn(self.announce(move), f"announce-{game.id}-{move.version}")
+        self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
 
     async def _act(self, reply: Reply, game_id: int, key: str | None, menu: str | None) -> None:
         if key is None or menu is None:
@@ -269,7 +272,7 @@ class Table:
         rules = self.service.rules_for(game.kind)
         seats = await self.service.store.seats(game.id)
         info = rules.info
-        players = ", ".join(f"<@{seat.user_id}>" for seat in seats)
+        players = ", ".join(f"<@{seat.user_id}>" if seat.user_id > 0 else f"🤖 {seat.name}" for seat in seats)
         options = ", ".join(
             f"{spec.label}: {_option_text(game.options.get(spec.name))}" for spec in info.options
         )
@@ -306,6 +309,7 @@ class Table:
         await reply.send(f"▶️ **{started.rules.info.name}** has started with {names}.", ephemeral=False)
         await self.close_lobby(started.game, f"▶️ Started with {names}.")
         self.spawn(self.announce_start(started), f"start-{started.game.id}")
+        self.spawn(self.drive_ai(started.game.id), f"ai-{started.game.id}-start")
 
     async def post_lobby(self, reply: Reply, game: GameRecord) -> None:
         content, view = await self.lobby_message(game)
@@ -434,8 +438,9 @@ class Table:
         else:
             lines.append(f"**{public.headline}**")
             if ping:
-                mentions = " ".join(f"<@{seats[seat].user_id}>" for seat in ping)
-                lines.append(f"Your move: {mentions} — press **Take my turn**.")
+                mentions = " ".join(f"<@{seats[seat].user_id}>" for seat in ping if seats[seat].user_id > 0)
+                if mentions:
+                    lines.append(f"Your move: {mentions} — press **Take my turn**.")
             deadlines = [t for t in await self.service.store.timers(game.id) if t.kind == "deadline"]
             if deadlines:
                 lines.append(f"⏳ Deadline <t:{int(min(t.due_at for t in deadlines))}:R>")
@@ -459,6 +464,8 @@ class Table:
         lines: list[str],
         to_act: bool,
     ) -> None:
+        if seat.user_id < 0:
+            return  # a computer seat: its private view stays with the seat
         info = self.service.rules_for(game.kind).info
         text = [f"**{info.name}** in <#{game.channel_id}> · {view.headline}"]
         text += [f"• {line}" for line in lines]
@@ -488,6 +495,53 @@ class Table:
             return
         await self.service.store.set_dm_closed(game.id, seat.user_id, False)
 
+    # ---- computer seats ----------------------------------------------------------------------
+    async def drive_ai(self, game_id: int, *, limit: int = 400) -> int:
+        """Play every move owed by computer seats (AI seats, autopiloted dropped seats), then announce
+        them in one post. Returns how many moves were made."""
+        moves: list[Move] = []
+        for _ in range(limit):
+            game = await self.service.store.game(game_id)
+            if game is None or game.status != GameStatus.ACTIVE:
+                break
+            seats = await self.service.store.seats(game_id)
+            clock = await self.service.table_settings(game)
+            state = await self.service.state(game)
+            rules = self.service.rules_for(game.kind)
+            automated = [
+                seat
+                for seat in sorted(rules.to_act(state))
+                if seats[seat].user_id < 0 or (seats[seat].dropped and clock.on_timeout == "autopilot")
+            ]
+            if not automated:
+                break
+            seat = automated[0]
+            rng = random.Random(f"{game.seed}:{game.version}:{seat}")
+            policy = policy_for(game.kind)
+            choice = await asyncio.to_thread(policy.choose, rules, state, seat, rng, clock.ai_strength)
+            try:
+                moves.append(
+                    await self.service.play_for_seat(game_id, seat, choice.key, expected_version=game.version)
+                )
+            except UserError:
+                break  # a person moved meanwhile: their own post will trigger the next round
+        if moves:
+            first, last = moves[0], moves[-1]
+            combined = Move(
+                game=last.game,
+                rules=last.rules,
+                seats=last.seats,
+                seat=last.seat,
+                before=first.before,
+                after=last.after,
+                events=[event for move in moves for event in move.events],
+                result=last.result,
+                newly_to_act=sorted(last.rules.to_act(last.after) - last.rules.to_act(first.before)),
+            )
+            names = sorted({last.seats[move.seat].name for move in moves})
+            await self.announce(combined, note=f"🤖 {', '.join(names)} played {len(moves)} move(s).")
+        return len(moves)
+
     # ---- slow play ---------------------------------------------------------------------------
     async def remind(self, game: GameRecord, seat: SeatRecord, timer: Timer) -> None:
         """A nudge in the channel (with a jump link to the turn) and, if their DMs are open, by DM."""
@@ -512,7 +566,7 @@ class Table:
         settings = await self.service.table_settings(game)
         info = self.service.rules_for(game.kind).info
         channel = await self._channel(game.channel_id)
-        if settings.on_timeout == "replace":
+        if settings.on_timeout in ("replace", "autopilot"):
             await self.service.store.set_seat_flag(game.id, seat.seat, "dropped", True)
             view = discord.ui.View(timeout=None)
             view.add_item(
@@ -527,11 +581,18 @@ class Table:
             )
             if channel is not None:
                 await channel.send(
-                    f"⌛ {seat.name} ran out of time and was dropped from **{info.name}**. Anyone not playing"
-                    " can take the seat, with its cards: press the button.",
+                    f"⌛ {seat.name} ran out of time and was dropped from **{info.name}**."
+                    + (
+                        " The computer plays the seat until a substitute takes it."
+                        if settings.on_timeout == "autopilot"
+                        else ""
+                    )
+                    + " Anyone not playing can take the seat, with its cards: press the button.",
                     view=view,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
+            if settings.on_timeout == "autopilot":
+                self.spawn(self.drive_ai(game.id), f"autopilot-{game.id}-{game.version}")
             return
         state = await self.service.state(game)
         choice = self.service.rules_for(game.kind).timeout_choice(
@@ -548,6 +609,7 @@ class Table:
         move = await self.service.play_for_seat(game.id, seat.seat, choice.key, expected_version=game.version)
         note = f"⌛ {seat.name} ran out of time; the clock played **{choice.label}** for them."
         self.spawn(self.announce(move, note=note), f"timeout-{game.id}-{move.version}")
+        self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
 
     async def ask_undo(self, reply: Reply, game_id: int) -> None:
         """The caller asks to take back their last move; the other players approve with buttons."""
@@ -560,6 +622,7 @@ class Table:
             move = await self.service.undo_alone(channel_id, user.id)
             await reply.send("↩️ Your last move was taken back.")
             self.spawn(self.announce(move), f"undo-{game.id}-{move.version}")
+            self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
             return
         what = "; ".join(event["text"] for event in last.events) or "their last move"
         request = (
@@ -592,6 +655,7 @@ class Table:
                 await reply.send("↩️ Everyone agreed: the move was taken back.", ephemeral=False)
                 assert move is not None
                 self.spawn(self.announce(move), f"undo-{game_id}-{move.version}")
+                self.spawn(self.drive_ai(game_id), f"ai-{game_id}-{move.version}")
             return
         if key and key.startswith("replace-"):
             _, old, new = key.split("-")

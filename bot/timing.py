@@ -10,11 +10,12 @@ HOUR = 3600.0
 MAX_REMINDERS = 5
 """After this many reminders for one decision the bot stops nagging; the deadline (if any) decides."""
 
-TimeoutPolicy = Literal["skip", "default", "replace"]
+TimeoutPolicy = Literal["skip", "default", "replace", "autopilot"]
 TIMEOUT_POLICIES: dict[str, str] = {
     "skip": "pass automatically where the rules allow a pass (otherwise keep waiting)",
     "default": "play a safe default move (a pass, a zero bid, ...)",
     "replace": "drop the player; anyone may take the seat as a substitute",
+    "autopilot": "drop the player; the computer plays the seat until a substitute takes it",
 }
 
 
@@ -35,12 +36,15 @@ class TableSettings(BaseModel):
     reminder_hours: float | None = Field(default=None, ge=0, le=24 * 14)
     deadline_hours: float | None = Field(default=None, ge=0, le=24 * 30)
     on_timeout: TimeoutPolicy | None = None
+    ai_strength: int = Field(default=2, ge=1, le=3)
+    """How well the table's computer seats (and autopilots) play: 1 casual, 3 their best."""
 
     def resolved(self, guild: GuildSettings) -> TableSettings:
         return TableSettings(
             reminder_hours=guild.reminder_hours if self.reminder_hours is None else self.reminder_hours,
             deadline_hours=guild.deadline_hours if self.deadline_hours is None else self.deadline_hours,
             on_timeout=guild.on_timeout if self.on_timeout is None else self.on_timeout,
+            ai_strength=self.ai_strength,
         )
 
 

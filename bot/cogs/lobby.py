@@ -37,6 +37,8 @@ class Lobby(
         game="Which game to play",
         seed="Optional: a number that fixes the shuffles and dice, to replay a game exactly",
         options="Optional: game options as name=value pairs, e.g. rounds=10",
+        ai="Optional: computer players to fill seats",
+        ai_strength="How well the computer players play: 1 casual, 2 solid, 3 their best",
     )
     async def new(
         self,
@@ -44,6 +46,8 @@ class Lobby(
         game: str,
         seed: app_commands.Range[int, 0, 2_147_483_647] | None = None,
         options: str | None = None,
+        ai: app_commands.Range[int, 0, 5] = 0,
+        ai_strength: app_commands.Range[int, 1, 3] = 2,
     ) -> None:
         async def work(reply: Reply) -> None:
             record = await self.bot.service.new_game(
@@ -54,6 +58,8 @@ class Lobby(
                 name=display_name(interaction.user),
                 options=parse_options(options or ""),
                 seed=seed,
+                ai=ai,
+                ai_strength=ai_strength,
             )
             await self.table.post_lobby(reply, record)
 
@@ -154,7 +160,7 @@ class Lobby(
         interaction: discord.Interaction,
         reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
         deadline_hours: app_commands.Range[float, 0.0, 720.0] | None = None,
-        on_timeout: Literal["skip", "default", "replace"] | None = None,
+        on_timeout: Literal["skip", "default", "replace", "autopilot"] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             game, clock = await self.bot.service.set_table_clock(
@@ -276,6 +282,8 @@ class Lobby(
         seats = await service.store.seats(game.id)
         players = ", ".join(seat.name for seat in seats)
         line = f"• #{game.id} **{name}** in <#{game.channel_id}> — {game.status.value} — {players}"
+        if any(seat.user_id < 0 for seat in seats):
+            line += " (with AI seats)"
         if game.result:
             result = Result.model_validate_json(game.result)
             if result.winners:

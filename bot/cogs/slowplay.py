@@ -201,7 +201,7 @@ class SlowPlay(commands.Cog):
         self,
         interaction: discord.Interaction,
         hours: app_commands.Range[float, 0.0, 720.0],
-        on_timeout: Literal["skip", "default", "replace"] = "skip",
+        on_timeout: Literal["skip", "default", "replace", "autopilot"] = "skip",
     ) -> None:
         async def work(reply: Reply) -> None:
             await self._change(interaction, reply, deadline_hours=hours, on_timeout=on_timeout)

@@ -97,3 +97,29 @@ async def test_city_heroes_solo_game_through_the_buttons(tmp_path):
         await open_game(w, "table", alice, [], game="city-heroes", seed=6, options="turns=2")
         await play_out(w, "table", [alice], seed=3, max_rounds=2000)
         await _check_result(w, "table")
+
+
+async def test_two_friends_fill_a_four_player_table_with_ai_seats(tmp_path):
+    """Issue 13: `/game new ... ai:2` seats two computer players; they play only legal moves, never
+    get a DM or a ping, and the game is marked as played with AI seats."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        lobby = await alice.slash(
+            table, "game new", game="iron-bridge-gorge", seed=8, ai=2, ai_strength=1, options="rounds=2"
+        )
+        assert "🤖 AI 1" in lobby.content and "🤖 AI 2" in lobby.content
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        await play_out(w, "table", [alice, bob], seed=4, max_rounds=400)
+        game = await w.bot.service.store.latest_game_in(table)
+        seats = await w.bot.service.store.seats(game.id)
+        assert [s.user_id < 0 for s in seats] == [False, True, True, False]
+        log = await w.bot.service.store.actions(game.id)
+        assert {r.seat for r in log if r.user_id == 0} >= {1, 2}  # the AI seats moved
+        assert any("🤖" in m.content and "played" in m.content for m in w.public())
+        assert all("<@-" not in m.content for m in w.public())
+        await _check_result(w, "table")
+        listing = await alice.slash(table, "game list")
+        assert "(with AI seats)" in listing.content

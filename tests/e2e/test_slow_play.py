@@ -333,3 +333,24 @@ async def test_stats_and_leaderboard_come_from_the_stored_games(tmp_path):
         board = await bob.slash(table, "leaderboard", game="test-highcard")
         assert "Leaderboard" in board.content and "won of 2" in board.content
         assert not w.server.errors, w.server.errors
+
+
+async def test_autopilot_plays_a_dropped_seat_until_a_substitute_takes_it(tmp_path):
+    async with world(tmp_path, users=("alice", "bob", "dave")) as w:
+        alice, bob, dave = w.users["alice"], w.users["bob"], w.users["dave"]
+        await _lobby_with_clock(w, alice, [bob], reminder_hours=0, deadline_hours=24, on_timeout="autopilot")
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        await w.advance(25)
+        dropped = next(m for m in w.public() if "was dropped" in m.content)
+        assert "The computer plays the seat" in dropped.content
+        game = await w.bot.service.store.latest_game_in(w.channels["table"])
+        log = await w.bot.service.store.actions(game.id)
+        assert any(r.seat == 1 and r.user_id == 0 for r in log)  # the autopilot pledged for bob
+        assert any("🤖 bob played" in m.content for m in w.turn_messages())
+        ((_, custom_id, _),) = dave.buttons(dropped.id)
+        await dave.click(dropped.id, custom_id)
+        await w.settle()
+        seats = await w.bot.service.store.seats(game.id)
+        assert seats[1].user_id == dave.id and not seats[1].dropped
+        assert not w.server.errors, w.server.errors

@@ -1,0 +1,89 @@
+"""How a computer player judges City of Iron, from its own view only (see `rules/policy.py`).
+
+`evaluate` (seat value minus half of the best rival's, all from public fields, plus the seat's own
+hand): VP + the VP its goods would score at each Score card still to come (1st/2nd places as the
+view's goods table shows them, shields) + coins + the income per round left + science + the cards
+drawn each round + cards in hand - buildings left stored (they cost VP at the end).
+
+`prior` (no lookahead, because the outcome is secret or random):
+- the secret purchases: a card is worth buying while the coins and science it costs leave some
+  reserve ('done' is neutral, 'clear' avoided); the cards are revealed when the last seat is done;
+- drawing a citizen/military card: a fixed +1.5 (a card in hand), its identity unknown;
+- arranging the starting decks: all orders equal (chosen at random).
+"""
+
+from __future__ import annotations
+
+from rules.city_of_iron.view import CityOfIronView, PlayerInfo
+from rules.core import Choice, Seat
+
+VP = 4.0
+SCORINGS = 3
+
+
+def _goods_vp(view: CityOfIronView, seat: Seat) -> float:
+    """VP the seat's goods would score at a Score card now."""
+    total = 0.0
+    for good in view.goods:
+        mine = good.amounts[seat]
+        if not mine:
+            continue
+        ranked = sorted({amount for amount in good.amounts if amount > 0}, reverse=True)
+        if mine == ranked[0]:
+            tied = good.amounts.count(mine)
+            total += good.vp_first if tied == 1 else good.vp_first * 0.7
+        elif len(ranked) > 1 and mine == ranked[1]:
+            total += good.vp_second
+        else:
+            total += 0.3  # a foothold in that good
+        if good.shield and mine >= good.shield:
+            total += 1
+    return total
+
+
+def _seat_value(view: CityOfIronView, seat: Seat, info: PlayerInfo) -> float:
+    scorings_left = max(0, SCORINGS - view.scorings) + (0.5 if view.score_due else 0.0)
+    rounds_left = 1.5 * scorings_left + (0 if view.last_round else 1)
+    value = VP * info.vp
+    value += VP * _goods_vp(view, seat) * (scorings_left + 0.3)
+    value += info.coins + 2.0 * info.science
+    value += (info.income + info.income_bonus) * rounds_left * 0.8
+    value += (info.draws_citizen + info.draws_military) * rounds_left * 1.0
+    value += 1.2 * info.hand_size + 0.5 * (info.citizen_draw + info.military_draw)
+    value += 3.0 * len(info.towns) + 2.0 * len(info.cities)
+    value -= 3.0 * len(info.stored)
+    return value
+
+
+def evaluate(view: CityOfIronView, seat: Seat) -> float:
+    values = [_seat_value(view, index, info) for index, info in enumerate(view.seats)]
+    others = [value for index, value in enumerate(values) if index != seat]
+    return values[seat] - 0.5 * max(others, default=0.0)
+
+
+def prior(view: CityOfIronView, seat: Seat, choice: Choice) -> float | None:
+    kind = choice.action.get("kind")
+    if kind == "arrange":
+        return 0.0
+    if kind == "draw":
+        return 1.5
+    if kind == "done":
+        return 0.0
+    if kind == "clear":
+        return -20.0
+    if kind == "select":
+        private = view.private
+        if private is None:
+            return 0.0
+        uid = choice.action["card"]
+        info = next((card for card in private.unpurchased if card.uid == uid), None)
+        me = view.seats[seat]
+        if info is None:
+            return 0.0
+        spent_coins = sum(card.coins for card in private.selected) + info.coins
+        spent_science = sum(card.science for card in private.selected) + info.science
+        if me.coins - spent_coins < 2 or len(private.selected) >= 3:
+            return -1.0
+        usefulness = 2.0 + info.work + info.attack + 0.5 * info.distance
+        return usefulness - 0.6 * info.coins - 1.5 * info.science - 0.2 * spent_science
+    return None
