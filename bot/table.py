@@ -505,6 +505,8 @@ class Table:
             if game is None or game.status != GameStatus.ACTIVE:
                 break
             seats = await self.service.store.seats(game_id)
+            if not any(seat.user_id < 0 or seat.dropped for seat in seats):
+                break  # a table of people only: nothing to play (the common case, kept cheap)
             clock = await self.service.table_settings(game)
             state = await self.service.state(game)
             rules = self.service.rules_for(game.kind)
