@@ -15,6 +15,12 @@ from typing import Any
 import discord
 
 DEFER_AFTER = 2.0
+MAX_CONTENT = 1990
+"""Discord refuses a message over 2,000 characters; a refusal quoting long user text must still fit."""
+
+
+def _fit(text: str | None) -> str | None:
+    return text if text is None or len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
 class Reply:
@@ -52,6 +58,7 @@ class Reply:
         ephemeral: bool = True,
     ) -> None:
         """The answer: replaces the clicked message when `update`, else a new (ephemeral) message."""
+        content = _fit(content)
         async with self._lock:
             self._stop_timer()
             response = self.interaction.response
@@ -79,7 +86,7 @@ class Reply:
         """A refusal is always a new ephemeral message, never an edit of what was clicked."""
         async with self._lock:
             self._stop_timer()
-            text = f"⚠️ {message}"
+            text = _fit(f"⚠️ {message}")
             if not self.interaction.response.is_done():
                 await self.interaction.response.send_message(text, ephemeral=True)
             else:

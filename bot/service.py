@@ -95,7 +95,7 @@ class GameService:
             return registry.get(kind)
         except KeyError:
             names = ", ".join(game.info.id for game in registry.all_games()) or "none yet"
-            raise UserError(f"There is no game called {kind!r}. Games: {names}.") from None
+            raise UserError(f"There is no game called {kind[:40]!r}. Games: {names}.") from None
 
     async def open_game(self, channel_id: int) -> GameRecord:
         game = await self.store.open_game_in(channel_id)
@@ -794,6 +794,6 @@ def parse_options(text: str) -> dict[str, str]:
         if not sep:
             name, sep, value = part.partition(":")
         if not sep or not name or not value:
-            raise UserError(f"Options look like `name=value`, separated by spaces; {part!r} is not.")
+            raise UserError(f"Options look like `name=value`, separated by spaces; {part[:40]!r} is not.")
         options[name.strip().lower()] = value.strip()
     return options

@@ -167,9 +167,10 @@ class Table:
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
         sample = ", ".join(f"`{c.label}`" for c in (found or choices)[:5])
+        quoted = repr(_clip(text, 60))
         if found:
-            raise UserError(f"{len(found)} moves match {text!r}; pick one from the list, e.g. {sample}.")
-        raise UserError(f"{text!r} is not one of your moves. You can: {sample}…")
+            raise UserError(f"{len(found)} moves match {quoted}; pick one from the list, e.g. {sample}.")
+        raise UserError(f"{quoted} is not one of your moves. You can: {sample}…")
 
     async def _confirm(self, reply: Reply, move: Move) -> None:
         lines = [_event_line(event, move.seat) for event in move.events]

@@ -300,9 +300,10 @@ class Game(ABC, Generic[StateT]):
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(part) for part in first.get("loc", ())) or "action"
-            raise MalformedAction(
-                f"That move could not be read ({where}: {first.get('msg', 'invalid')})."
-            ) from None
+            detail = f"{where}: {first.get('msg', 'invalid')}"
+            if len(detail) > 200:  # pydantic may echo the input; a sentence must stay short
+                detail = detail[:199] + "…"
+            raise MalformedAction(f"That move could not be read ({detail}).") from None
 
     def apply(self, state: StateT, seat: Seat, action: Any) -> Applied:
         if self._result(state) is not None:

@@ -43,9 +43,9 @@ class Lobby(
     async def new(
         self,
         interaction: discord.Interaction,
-        game: str,
+        game: app_commands.Range[str, 1, 60],
         seed: app_commands.Range[int, 0, 2_147_483_647] | None = None,
-        options: str | None = None,
+        options: app_commands.Range[str, 0, 300] | None = None,
         ai: app_commands.Range[int, 0, 5] = 0,
         ai_strength: app_commands.Range[int, 1, 3] = 2,
     ) -> None:

@@ -23,7 +23,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     @app_commands.command(name="play", description="Make your move in this channel's game")
     @app_commands.describe(move="Start typing: the list shows only your legal moves")
-    async def play(self, interaction: discord.Interaction, move: str) -> None:
+    async def play(self, interaction: discord.Interaction, move: app_commands.Range[str, 1, 100]) -> None:
         async def work(reply: Reply) -> None:
             game = await self.bot.service.active_game(interaction.channel_id)
             await self.bot.table.play_move(reply, game, text=move)
