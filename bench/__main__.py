@@ -1,4 +1,9 @@
-"""`python -m bench`: every figure, printed with the machine it was measured on (never asserted)."""
+"""`python -m bench`: every figure, printed with the machine it was measured on (never asserted).
+
+Sections: rules (per registered game: apply / legal_actions, random games per second, the public
+board late in a 4-player game), sqlite (a move's commit), latency (a bot process under many channels
+playing at once, through the emulator), memory (a bot process with many stored games).
+"""
 
 from __future__ import annotations
 
@@ -6,21 +11,60 @@ import argparse
 import asyncio
 import logging
 
-from bench import platform_speed, rules_speed
+from bench import memory, platform_speed, policies, rules_speed
 from bench.machine import describe
+
+SECTIONS = ("rules", "sqlite", "latency", "memory")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--channels", type=int, default=20, help="channels playing at once (default 20)")
-    parser.add_argument("--moves", type=int, default=10, help="moves per channel (default 10)")
+    parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
     parser.add_argument("--games", type=int, default=20, help="random games per rules benchmark (default 20)")
+    parser.add_argument("--channels", type=int, default=200, help="channels playing at once (default 200)")
+    parser.add_argument("--moves", type=int, default=5, help="moves per channel (default 5)")
+    parser.add_argument(
+        "--think", type=float, default=20.0, help="mean seconds between a channel's moves (default 20)"
+    )
+    parser.add_argument("--stored", type=int, default=10_000, help="stored games (default 10000)")
+    parser.add_argument("--active", type=int, default=1_000, help="of which active (default 1000)")
+    parser.add_argument(
+        "--policies",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also play N games per game of the computer player against a random one (default: skip)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes (5 games, 20 channels, 1000/100 stored): a smoke run",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.channels, args.moves, args.stored, args.active = 5, 20, 3, 1_000, 100
+        args.think = 2.0
+    sections = args.only or SECTIONS
     logging.basicConfig(level=logging.ERROR)
     print(describe())
-    rules_speed.run(args.games)
-    asyncio.run(platform_speed.sqlite_commits())
-    asyncio.run(platform_speed.interaction_latency(args.channels, args.moves))
+    print("(a shared, noisy machine: compare figures from one run, not across days)")
+    if "rules" in sections:
+        rules_speed.run(args.games)
+    if "sqlite" in sections:
+        asyncio.run(platform_speed.sqlite_commits())
+    if "latency" in sections:
+        # Paced like real tables, with boards drawn; the same with drawing stubbed (the move's own
+        # path); and with no pause at all, which measures the bot's capacity rather than a latency.
+        for rendering, think in ((True, args.think), (False, args.think), (False, 0.0)):
+            asyncio.run(
+                platform_speed.interaction_latency(
+                    args.channels, args.moves, rendering=rendering, think=think
+                )
+            )
+    if "memory" in sections:
+        asyncio.run(memory.stored_games(args.stored, args.active))
+    if args.policies:
+        policies.run(args.policies)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """The platform's figures: SQLite commit per move, and interaction latency through the emulator.
 
 The latency is measured from the moment the emulator dispatches INTERACTION_CREATE to the moment it
-receives the bot's first callback, with many channels playing at once. The emulator and the bot share
-one process and one event loop here, so the figures are upper bounds for the bot alone.
+receives the bot's first callback, with many channels playing at once. The bot is a real `python -m
+bot` subprocess; the emulator and the simulated users share the bench's process, whose own work is in
+the figures too (they are upper bounds for the bot).
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.bot_process import BotProcess
 from bench.machine import summary
-from bot.client import HostBot
-from bot.config import Settings
+from bot.emulator.driver import UserSession
+from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
-from bot.emulator.testing import run_bot, stop_bot
 from bot.store import Store
 
 
@@ -48,95 +49,157 @@ async def sqlite_commits(moves: int = 500) -> None:
     print(f"\nSQLite commit per move (20 KB snapshot, WAL)\n  commit         {summary(durations)}")
 
 
-async def _pick_and_play(
-    server: FakeDiscord,
-    bot: HostBot,
+class TurnWatcher:
+    """The latest turn message of each channel, from the emulator's message log (read incrementally)."""
+
+    def __init__(self, server: FakeDiscord) -> None:
+        self.server = server
+        self.latest: dict[int, StoredMessage] = {}
+        self._read = 0
+        self._task = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while True:
+            versions = self.server.message_versions
+            for message in versions[self._read :]:
+                if message.ephemeral_for is None and any(
+                    (cid or "").endswith(":menu") for _, cid, _ in message.buttons()
+                ):
+                    known = self.latest.get(message.channel_id)
+                    if known is None or message.id >= known.id:
+                        self.latest[message.channel_id] = message
+            self._read = len(versions)
+            await asyncio.sleep(0.005)
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+
+def _options(message: StoredMessage) -> list[tuple[str, str | None]]:
+    options: list[tuple[str, str | None]] = []
+    for component in message.iter_components():
+        if component.get("type") == 2 and ":act:" in (component.get("custom_id") or ""):
+            options.append((component["custom_id"], None))
+        elif component.get("type") == 3:
+            options += [(component["custom_id"], o["value"]) for o in component["options"]]
+    return options
+
+
+async def _one_move(
+    watcher: TurnWatcher,
     channel: int,
-    users: dict[int, object],
+    users: list[UserSession],
     rng: random.Random,
     latencies: dict[str, list[float]],
 ) -> bool:
-    service = bot.service
-    game = await service.store.open_game_in(channel)
-    if game is None:
+    turn = watcher.latest.get(channel)
+    if turn is None or "Game over" in turn.content:
         return False
-    seats = await service.store.seats(game.id)
-    acting = sorted(await service.to_act(game))
-    if not acting:
-        return False
-    user = users[seats[rng.choice(acting)].user_id]
-    turn_id = (await service.store.message(game.id, "turn"))[1]
-    before = len(server.public_messages(channel))
-    menu = await user.click(turn_id, f"g:{game.id}:menu")
-    latencies["menu"].append(menu.latency * 1000)
-    options = []
-    for row in menu.message.components:
-        for component in row["components"]:
-            if component["type"] == 2:
-                options.append((component["custom_id"], None))
-            elif component["type"] == 3:
-                options += [(component["custom_id"], o["value"]) for o in component["options"]]
-    custom_id, value = rng.choice(options)
-    started = time.perf_counter()
-    if value is None:
-        result = await user.click(menu.message.id, custom_id)
-    else:
-        result = await user.select(menu.message.id, custom_id, [value])
-    latencies["move"].append(result.latency * 1000)
-    for _ in range(6000):  # up to 30 s: the turn message is posted after the rendering
-        if len(server.public_messages(channel)) > before:
-            break
-        await asyncio.sleep(0.005)
-    latencies["move + board posted"].append((time.perf_counter() - started) * 1000)
-    return True
+    menu_id = next(cid for _, cid, _ in turn.buttons() if cid and cid.endswith(":menu"))
+    for user in rng.sample(users, len(users)):
+        menu = await user.click(turn.id, menu_id)
+        latencies["menu (Take my turn)"].append(menu.latency * 1000)
+        options = _options(menu.message) if menu.message is not None else []
+        if menu.answer.startswith("⚠️") or not options:
+            continue
+        custom_id, value = rng.choice(options)
+        started = time.perf_counter()
+        if value is None:
+            result = await user.click(menu.message.id, custom_id)
+        else:
+            result = await user.select(menu.message.id, custom_id, [value])
+        latencies["move (first response)"].append(result.latency * 1000)
+        if result.answer.startswith("✅"):
+            for _ in range(12000):  # up to 60 s: the turn message is posted after the rendering
+                latest = watcher.latest.get(channel)
+                if latest is not None and latest.id != turn.id:
+                    break
+                await asyncio.sleep(0.005)
+            latencies["move + board posted"].append((time.perf_counter() - started) * 1000)
+        return True
+    return False
 
 
 async def interaction_latency(
-    channels: int = 20, moves_per_channel: int = 10, game: str = "iron-bridge-gorge"
+    channels: int = 200,
+    moves_per_channel: int = 5,
+    game: str = "iron-bridge-gorge",
+    render_processes: int = 1,
+    *,
+    rendering: bool = True,
+    think: float = 20.0,
 ) -> None:
+    """A `python -m bot` process serving `channels` games at once; every channel plays concurrently."""
     with tempfile.TemporaryDirectory() as folder:
         server = FakeDiscord()
         await server.start()
         guild = server.add_guild("Bench")
         channel_ids = [server.add_channel(guild, f"t{i}") for i in range(channels)]
-        sessions = {}
-        for index in range(channels * 2):
-            uid = server.add_user(f"u{index}")
-            sessions[uid] = server.user(uid)
-        settings = Settings(
-            discord_token="x",
-            database_url=f"sqlite:///{folder}/bench.db",
-            discord_api_base=server.api_base,
-            _env_file=None,
+        users = [server.user(server.add_user(f"u{index}")) for index in range(channels * 2)]
+        bot = BotProcess(
+            server,
+            Path(folder),
+            Path(folder) / "bench.db",
+            render_processes=render_processes,
+            module="bot" if rendering else "bench.bot_no_render",
         )
-        bot = HostBot(settings, guild_ready_timeout=0.1)
-        task = await run_bot(bot, server)
-        users = list(sessions.values())
-        for index, channel in enumerate(channel_ids):
+        await bot.start()
+        watcher = TurnWatcher(server)
+        setup_start = time.perf_counter()
+
+        async def open_table(index: int, channel: int) -> None:
             host, guest = users[2 * index], users[2 * index + 1]
             await host.slash(channel, "game new", game=game, seed=index)
             await guest.slash(channel, "game join")
             await host.slash(channel, "game start")
-        await server.settle()
-        await bot.table.drain()
-        latencies: dict[str, list[float]] = {"menu": [], "move": [], "move + board posted": []}
-        rng = random.Random(1)
 
-        async def channel_loop(channel: int) -> None:
+        for first in range(0, channels, 25):
+            await asyncio.gather(
+                *(open_table(i, channel_ids[i]) for i in range(first, min(channels, first + 25)))
+            )
+        while len(watcher.latest) < channels and time.perf_counter() - setup_start < 600:  # noqa: ASYNC110
+            await asyncio.sleep(0.1)
+        await server.settle(quiet=0.5, timeout=600)
+        setup = time.perf_counter() - setup_start
+        latencies: dict[str, list[float]] = {
+            "menu (Take my turn)": [],
+            "move (first response)": [],
+            "move + board posted": [],
+        }
+
+        async def channel_loop(index: int, channel: int) -> None:
+            rng = random.Random(index)
+            table = [users[2 * index], users[2 * index + 1]]
+            await asyncio.sleep(rng.uniform(0, think) if think else rng.random())
             for _ in range(moves_per_channel):
-                if not await _pick_and_play(server, bot, channel, sessions, rng, latencies):
+                if not await _one_move(watcher, channel, table, rng, latencies):
                     return
+                if (
+                    think
+                ):  # players think between moves: an open load of about channels / think moves a second
+                    await asyncio.sleep(rng.expovariate(1 / think))
 
         start = time.perf_counter()
-        await asyncio.gather(*(channel_loop(channel) for channel in channel_ids))
+        await asyncio.gather(*(channel_loop(i, channel) for i, channel in enumerate(channel_ids)))
         elapsed = time.perf_counter() - start
-        await bot.table.drain()
-        await stop_bot(bot, task)
+        await server.settle(quiet=0.5, timeout=600)
+        own, peak, children = bot.rss_mb()
+        watcher.stop()
+        bot.stop()
         await server.stop()
-    print(f"\nInteraction to first response through the emulator ({channels} channels of {game} at once)")
+    print(
+        f"\nInteraction to first response through the emulator: a `python -m bot` process serving"
+        f" {channels} channels of {game} at once ({2 * channels} users; "
+        + (f"render processes: {render_processes}" if rendering else "rendering stubbed: one tiny PNG")
+        + (f"; a move every {think:g} s per channel on average)" if think else "; no pause: saturation)")
+    )
+    print(f"  setup          {setup:.0f} s for {channels} lobbies, joins, starts and first boards")
     for name, values in latencies.items():
-        print(f"  {name:<20} {summary(values)}")
-    moves = len(latencies["move"])
-    print(f"  throughput           {moves / elapsed:.1f} moves/s with boards rendered and posted")
-    if server.errors:
-        print(f"  emulator errors: {server.errors[:3]}")
+        print(f"  {name:<22} {summary(values)}")
+    moves = len(latencies["move (first response)"])
+    drawn = "boards drawn and posted" if rendering else "pictures stubbed, messages posted"
+    print(f"  throughput     {moves / elapsed:.1f} moves/s ({drawn})")
+    print(f"  bot RSS        {own:.0f} MB (peak {peak:.0f} MB) + render workers {children:.0f} MB")
+    problems = [e for e in server.errors if "not acknowledged" in e or "10062" in e]
+    if problems:
+        print(f"  late answers: {len(problems)}, e.g. {problems[0]}")

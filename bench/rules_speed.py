@@ -1,4 +1,5 @@
-"""Per registered game: apply / legal_actions times, random full games per second, board render time."""
+"""Per registered game: apply / legal_actions times (p50 is the median), random full games per second,
+and the render time and PNG size of the public board late in a 4-player game (or the game's maximum)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def run(games_per_kind: int = 20) -> None:
         print(
             f"  random games   {games_per_kind / elapsed:8.1f} games/s ({elapsed / games_per_kind * 1000:.0f} ms each)"
         )
-        late = last_states[max(0, int(len(last_states) * 0.85))]
+        late_index = max(0, int(len(last_states) * 0.85))
+        late = last_states[late_index]
         view = game.view(late, None)
         render_ms: list[float] = []
         size = 0
@@ -66,5 +68,6 @@ def run(games_per_kind: int = 20) -> None:
             render_ms.append((time.perf_counter() - start) * 1000)
             size = len(png)
         print(
-            f"  board render   {summary(render_ms)}   PNG {size / 1024:.0f} KB (late in the game, public view)"
+            f"  board render   {summary(render_ms)}   PNG {size / 1024:.0f} KB"
+            f" (public view, move {late_index} of {len(last_states) - 1} of a {players}-player game)"
         )

@@ -605,7 +605,8 @@ class CityOfIron(Game[CityState]):
             held = town(town_id)
             if held.capacity:
                 sites.append(
-                    (town_id, held.lands, state.town_buildings.setdefault(town_id, []), held.capacity)
+                    # Read only: `_apply` makes the list exist before a move can append to it.
+                    (town_id, held.lands, state.town_buildings.get(town_id, []), held.capacity)
                 )
         return sites
 
@@ -839,6 +840,12 @@ class CityOfIron(Game[CityState]):
 
     # ---- apply ---------------------------------------------------------------------------------------
     def _apply(self, state: CityState, seat: Seat, action: Any) -> list[Event]:
+        # Towns that hold buildings get their (possibly empty) list here, in the move, never in a read:
+        # legal_actions must not change the state (the snapshot must equal the replay of the log).
+        for player in state.players:
+            for town_id in player.towns:
+                if town(town_id).capacity:
+                    state.town_buildings.setdefault(town_id, [])
         handler = {
             "nation": self._apply_nation,
             "arrange": self._apply_arrange,
@@ -1515,6 +1522,8 @@ class CityOfIron(Game[CityState]):
         player = state.players[seat]
         if player.done:
             raise RuleError("You have already finished choosing.")
+        if not player.selected:
+            raise RuleError("You have not chosen any card yet.")
         player.selected = []
         return [Event(text=f"{player.name} is choosing cards.", private={seat: "You cleared your choices."})]
 

@@ -973,6 +973,8 @@ class IronAndBrass(Game[IronAndBrassState]):
         player = state.players[seat]
         match action:
             case Pick(item=item):
+                if state.picking is not None:
+                    raise RuleError("Choose where to place the piece you picked first, or go Back.")
                 problem = self.build_problem(state, seat, item)
                 if problem:
                     raise RuleError(problem)

@@ -1,0 +1,96 @@
+"""The bot as a real `python -m bot` subprocess pointed at the emulator: its own process, its own RSS."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.emulator.server import FakeDiscord
+
+ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+class BotProcess:
+    def __init__(
+        self,
+        server: FakeDiscord,
+        folder: Path,
+        db_path: Path,
+        *,
+        render_processes: int = 1,
+        module: str = "bot",
+    ) -> None:
+        self.server = server
+        self.module = module
+        self.folder = folder
+        self.db_path = db_path
+        self.render_processes = render_processes
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = folder / "bot.log"
+
+    async def start(self, timeout: float = 60.0) -> None:  # noqa: ASYNC109
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+        env.update(
+            DISCORD_TOKEN="bench-token",
+            DISCORD_API_BASE=self.server.api_base,
+            DATABASE_URL=f"sqlite:///{self.db_path}",
+            RENDER_PROCESSES=str(self.render_processes),
+            LOG_LEVEL="WARNING",
+            DEV_GUILD_ID="",
+        )
+        before = len(self.server.gateway.sessions)
+        # so `-m bench.…` is found from any cwd
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, env.get("PYTHONPATH")]))
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(  # noqa: ASYNC220 - starting it does not block
+                [sys.executable, "-m", self.module],
+                cwd=self.folder,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while len(self.server.gateway.sessions) <= before:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the bot did not start:\n{self.log.read_text(errors='replace')[-3000:]}")
+            await asyncio.sleep(0.05)
+
+    def rss_mb(self) -> tuple[float, float, float]:
+        """(RSS, peak RSS) of the bot process and the RSS of its children (render workers), in MB."""
+        assert self.process is not None
+        own, peak = _status(self.process.pid)
+        children = 0.0
+        for pid in _children(self.process.pid):
+            children += _status(pid)[0]
+        return own, peak, children
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+def _status(pid: int) -> tuple[float, float]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = task / "children"
+        if children.exists():
+            found += [int(child) for child in children.read_text().split()]
+    return found + [grandchild for child in found for grandchild in _children(child)]
