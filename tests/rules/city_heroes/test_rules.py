@@ -406,3 +406,49 @@ def test_solo_is_winnable_but_not_trivial():
         results.append(GAME.result(_pass_to_the_end(state)))
     assert "everybody loses" in results[0].reason and "everybody loses" in results[1].reason
     assert "beats the rival" in results[2].reason
+
+
+def _finish(state, tile_id: int, work: str) -> None:
+    tile = state.tiles[tile_id - 1]
+    tile.work = work
+    tile.stages = GAME.cat.works[work].stages
+
+
+def test_kronborg_defends_itself_and_every_adjacent_tile():
+    """Kronborg: 'Gives a +3 defense bonus to all adjacent tiles, including itself.'"""
+    state = at_phase("interaction", players=2)
+    own(state, 1, 18, 19)
+    state.tiles[18].garrison = 1  # T19
+    before = GAME.defence(state, state.tiles[18])
+    _finish(state, 18, "kronborg")
+    assert GAME.defence(state, state.tiles[18]) == before + 3  # T19 is next to Kronborg on T18
+    assert GAME.defence(state, state.tiles[17]) >= 3  # Kronborg's own tile
+
+
+def test_biblioteka_marciana_takes_three_ducats_off_colleges_and_universities():
+    """Biblioteka Marciana: 'Grants a 3 Ducat discount for colleges/universities'."""
+    state = at_phase("construction", players=2)
+    base = {"ducats": 8, "stone": 2}
+    assert GAME.cost(state, 0, base, target="college", discount={}) == base
+    _finish(state, 30, "biblioteka-marciana")
+    assert GAME.cost(state, 0, base, target="college", discount={}) == {"ducats": 5, "stone": 2}
+    assert GAME.cost(state, 0, base, target="university", discount={}) == {"ducats": 5, "stone": 2}
+    assert GAME.cost(state, 0, base, target="school", discount={}) == base  # schools are not discounted
+
+
+def test_carrariae_adds_stone_to_empty_hills_of_its_owner():
+    """Carrariae: 'adds Stone to adjacent hills ... If placed on a tile owned by a player, only in tiles
+    owned by the player. Doesn't replace existing resources.'"""
+    state = at_phase("construction", players=2)
+    centre = state.tiles[17]  # T18
+    neighbours = [state.tiles[t - 1] for t in GAME.adjacent(state, 18)]
+    for tile in (centre, *neighbours):
+        tile.terrain = "hill"
+        tile.resource = None
+    own(state, 0, 18, neighbours[0].id, neighbours[1].id)
+    neighbours[1].resource = "gold"
+    text = GAME._carrariae(state, centre)
+    assert centre.resource == "stone" and neighbours[0].resource == "stone"
+    assert neighbours[1].resource == "gold"  # existing resources stay
+    assert all(tile.resource is None for tile in neighbours[2:])  # not the owner's tiles
+    assert "Stone appears on" in text
