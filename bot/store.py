@@ -238,6 +238,8 @@ class Store:
 
     @_serialized
     async def latest_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's newest game: its open game if it has one (a game can only be opened when none is),
+        else the last one played, so its final board and log stay available."""
         async with self._db.execute(
             "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
         ) as cursor:

@@ -109,9 +109,7 @@ class Lobby(
     async def status(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
             service = self.bot.service
-            game = await service.store.open_game_in(
-                interaction.channel_id
-            ) or await service.store.latest_game_in(interaction.channel_id)
+            game = await service.store.latest_game_in(interaction.channel_id)
             if game is None:
                 raise UserError("No game has been played in this channel yet. Start one with `/game new`.")
             info = service.rules_for(game.kind).info
@@ -242,9 +240,7 @@ class Lobby(
     async def history(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
             store = self.bot.service.store
-            game = await store.open_game_in(interaction.channel_id) or await store.latest_game_in(
-                interaction.channel_id
-            )
+            game = await store.latest_game_in(interaction.channel_id)
             if game is None:
                 raise UserError("No game has been played in this channel yet.")
             text = await self.bot.service.history_text(game)

@@ -70,9 +70,7 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         store = self.bot.service.store
-        game = await store.open_game_in(interaction.channel_id) or await store.latest_game_in(
-            interaction.channel_id
-        )
+        game = await store.latest_game_in(interaction.channel_id)
         if game is None:
             return []
         return [
@@ -103,7 +101,7 @@ class Play(commands.Cog):
     async def _shown_game(self, channel_id: int):  # noqa: ANN202
         """The open game, or the last finished one, so its final board stays available."""
         store = self.bot.service.store
-        game = await store.open_game_in(channel_id) or await store.latest_game_in(channel_id)
+        game = await store.latest_game_in(channel_id)
         if game is None or game.state is None:
             raise UserError("There is no game being played in this channel. Start one with `/game new`.")
         return game
