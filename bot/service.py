@@ -32,6 +32,7 @@ from bot.store import (
     TimerPlan,
 )
 from bot.timing import GuildSettings, QuietHours, TableSettings, deadline_due, reminder_due
+from bot.undo import UNDO, UndoPlan, plan_undo, undone_count
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 
@@ -68,6 +69,12 @@ class Move:
     def changed_private(self) -> list[Seat]:
         """Seats whose private view changed: they get a DM. Computed after the reply, in the fan-out."""
         return _changed_private(self.rules, self.before, self.after, len(self.seats))
+
+    def seats_to_tell(self) -> list[Seat]:
+        """Seats that get a DM: their private view changed, or an event has a line for them alone (a
+        pillaged player's summary changes nothing they hold but is still theirs to read)."""
+        addressed = {seat for event in self.events for seat in event.private}
+        return sorted(set(self.changed_private()) | addressed)
 
 
 @dataclass
@@ -508,7 +515,7 @@ class GameService:
         states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
         for record in await self.store.actions(game.id):
             if record.action.get("kind") == UNDO:
-                states.pop()
+                del states[-undone_count(record.action) :]
             else:
                 states.append(rules.apply(states[-1], record.seat, record.action).state)
         return states
@@ -518,29 +525,38 @@ class GameService:
         stack: list[ActionRecord] = []
         for record in await self.store.actions(game.id):
             if record.action.get("kind") == UNDO:
-                stack.pop()
+                del stack[-undone_count(record.action) :]
             else:
                 stack.append(record)
         return stack
 
     # ---- undo --------------------------------------------------------------------------------------
-    async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, ActionRecord, list[str]]:
-        """Check that the caller may take back their last move; returns it and who must approve."""
+    async def _undo_plan(self, game: GameRecord) -> tuple[UndoPlan | None, list[Any]]:
+        states = await self.replay(game)
+        return plan_undo(self.rules_for(game.kind), states, await self.effective_moves(game)), states
+
+    async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, UndoPlan, list[str]]:
+        """Check that the caller may take back their turn (or last move); returns the plan and who must
+        approve: nobody when the caller only rewinds their own turn still in progress, as the guide's
+        client does, or when nobody else plays."""
         game = await self.active_game(channel_id)
         seat = await self.require_seat(game, user_id)
-        moves = await self.effective_moves(game)
-        if not moves or moves[-1].seat != seat.seat or moves[-1].user_id != user_id:
+        plan, _ = await self._undo_plan(game)
+        seats = await self.store.seats(game.id)
+        if plan is None or plan.owner != seat.seat or plan.moves[-1].user_id != user_id:
+            if plan is not None and plan.in_progress and len(plan.moves) > 1:
+                raise UserError(f"Only {seats[plan.owner].name} can take back their own turn.")
             raise UserError("You can only take back your own move, before anyone else has moved.")
-        last = moves[-1]
-        if any(event.get("reveals") for event in last.events):
+        if plan.reveals:
             raise UserError(
                 "That move revealed hidden information (a card, a die roll), so it cannot be undone."
             )
-        seats = await self.store.seats(game.id)
-        await self.store.clear_votes(game.id, _undo_vote(last.version))
-        await self.store.add_vote(game.id, _undo_vote(last.version), user_id)
+        await self.store.clear_votes(game.id, _undo_vote(plan.last_version))
+        await self.store.add_vote(game.id, _undo_vote(plan.last_version), user_id)
         others = [s.name for s in _humans(seats) if s.user_id != user_id and not s.dropped]
-        return game, last, others
+        if plan.in_progress and plan.solitary:
+            others = []  # only game states marked by turns are ever 'in progress'
+        return game, plan, others
 
     async def undo_vote(
         self, game_id: int, user_id: int, version: int, approve: bool
@@ -551,10 +567,10 @@ class GameService:
             mine = next((s for s in seats if s.user_id == user_id), None)
             if mine is None:
                 raise UserError("Only the players of this game decide on an undo.")
-            moves = await self.effective_moves(game)
-            if not moves or moves[-1].version != version or game.version != version:
+            plan, states = await self._undo_plan(game)
+            if plan is None or plan.last_version != version or game.version != version:
                 raise UserError("The game has moved on since that request, so it no longer applies.")
-            if moves[-1].user_id == user_id:
+            if plan.moves[-1].user_id == user_id:
                 raise UserError("You asked for this undo; the other players decide.")
             kind = _undo_vote(version)
             if not approve:
@@ -564,33 +580,42 @@ class GameService:
             if any(s.user_id not in agreed for s in _humans(seats) if not s.dropped):
                 return "waiting", None
             await self.store.clear_votes(game.id, kind)
-            return "done", await self._undo(game, seats, moves[-1])
+            return "done", await self._undo(game, seats, plan, states, how=", with the table's agreement")
 
-    async def _undo(self, game: GameRecord, seats: list[SeatRecord], last: ActionRecord) -> Move:
-        states = await self.replay(game)
-        current, previous = states[-1], states[-2]
-        name = seats[last.seat].name
-        event = Event(text=f"{name} took back their last move, with the table's agreement.")
+    async def _undo(
+        self, game: GameRecord, seats: list[SeatRecord], plan: UndoPlan, states: list[Any], *, how: str
+    ) -> Move:
+        count = len(plan.moves)
+        current, target = states[-1], states[-1 - count]
+        event = Event(text=f"{seats[plan.owner].name} took back {plan.describe()}{how}.")
         return await self._commit(
             game,
             seats,
-            last.seat,
-            last.user_id,
-            {"kind": UNDO, "version": last.version},
+            plan.owner,
+            plan.moves[-1].user_id,
+            {"kind": UNDO, "version": plan.last_version, "count": count},
             current,
-            previous,
+            target,
             [event],
             None,
         )
 
     async def undo_alone(self, channel_id: int, user_id: int) -> Move:
-        """A table with nobody else to ask (solo) takes its move back at once."""
-        game, last, others = await self.undo_request(channel_id, user_id)
+        """Take the turn back at once: the caller's own turn in progress, or a table with nobody to ask."""
+        game, plan, others = await self.undo_request(channel_id, user_id)
         if others:
             raise UserError("The other players must approve this undo.")
         async with self._lock(game.id):
             game, seats = await self._playing(game.id)
-            return await self._undo(game, seats, last)
+            fresh, states = await self._undo_plan(game)
+            if (
+                fresh is None
+                or fresh.last_version != plan.last_version
+                or len(fresh.moves) != len(plan.moves)
+            ):
+                raise UserError("The game has moved on since that request, so it no longer applies.")
+            how = "" if len(_humans(seats)) <= 1 else ", before anyone else moved"
+            return await self._undo(game, seats, fresh, states, how=how)
 
     # ---- substitutes ---------------------------------------------------------------------------------
     async def replace_request(
@@ -753,7 +778,6 @@ def _humans(seats: list[SeatRecord]) -> list[SeatRecord]:
     return [seat for seat in seats if seat.user_id > 0]
 
 
-UNDO = "__undo__"
 """The log entry that takes the previous effective move back; replays pop a state on it."""
 
 

@@ -182,7 +182,7 @@ class Table:
             content += "\n\n**Your turn continues:**" + _more_note(rest)
         if move.result is None and not any(event.reveals for event in move.events):
             view = view or discord.ui.View(timeout=None)
-            view.add_item(GameButton(move.game.id, "undo", label="Undo (ask the table)", row=4))
+            view.add_item(GameButton(move.game.id, "undo", label="Undo", row=4))
         await reply.send(_clip(content), view=view)
 
     async def _stale(self, reply: Reply, game_id: int, message: str) -> None:
@@ -369,7 +369,7 @@ class Table:
                 move.game, move.seats, public, move.events, move.newly_to_act, move.result, note=note
             )
             await self._tell_followers(move.game, public, move.events, move.result)
-            for seat_number in move.changed_private():
+            for seat_number in move.seats_to_tell():
                 seat = move.seats[seat_number]
                 private_lines = [e.private[seat_number] for e in move.events if seat_number in e.private]
                 await self._dm_private(
@@ -620,19 +620,20 @@ class Table:
 
     async def undo_in_channel(self, reply: Reply, channel_id: int) -> None:
         user = reply.interaction.user
-        game, last, others = await self.service.undo_request(channel_id, user.id)
+        game, plan, others = await self.service.undo_request(channel_id, user.id)
         if not others:
             move = await self.service.undo_alone(channel_id, user.id)
-            await reply.send("↩️ Your last move was taken back.")
+            await reply.send(f"↩️ Done: {plan.describe().replace('their', 'your')} taken back.")
             self.spawn(self.announce(move), f"undo-{game.id}-{move.version}")
             self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
             return
-        what = "; ".join(event["text"] for event in last.events) or "their last move"
+        lines = [event["text"] for move in plan.moves for event in move.events]
+        what = "; ".join(lines) or "no visible change"
         request = (
-            f"↩️ {user.mention} asks to take back their last move ({_clip(what, 300)})."
+            f"↩️ {user.mention} asks to take back {plan.describe()} ({_clip(what, 300)})."
             f" Waiting for: {', '.join(others)}."
         )
-        buttons = _vote_buttons(game.id, f"undo-{last.version}")
+        buttons = _vote_buttons(game.id, f"undo-{plan.last_version}")
         if reply.interaction.channel_id == game.channel_id:
             await reply.send(request, view=buttons, ephemeral=False)
             return
@@ -655,7 +656,7 @@ class Table:
                     f"👍 {user.mention} approves the undo; waiting for the others.", ephemeral=False
                 )
             else:
-                await reply.send("↩️ Everyone agreed: the move was taken back.", ephemeral=False)
+                await reply.send("↩️ Everyone agreed: it was taken back.", ephemeral=False)
                 assert move is not None
                 self.spawn(self.announce(move), f"undo-{game_id}-{move.version}")
                 self.spawn(self.drive_ai(game_id), f"ai-{game_id}-{move.version}")

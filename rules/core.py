@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, MutableSequence, Sequence
+from collections.abc import Hashable, Mapping, MutableSequence, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -341,6 +341,12 @@ class Game(ABC, Generic[StateT]):
         # Unmarked: the game's first ordinary choice, never a trade offer or a step back.
         ordinary = [c for c in choices if not _looks_social_or_back(c)]
         return ordinary[0] if ordinary else None
+
+    def turn_key(self, state: StateT) -> Hashable | None:
+        """Which player turn a state is in, for undo ('back to the start of the acting player's turn'):
+        the states of one turn share a key and the next turn has another. None (the default) says the
+        game has no multi-move turns, so an undo takes back one move."""
+        return None
 
     def catalogue(self) -> list[CatalogueEntry]:
         """Every card, building, unit... of the game's data, for `/card`. Games with data override this."""

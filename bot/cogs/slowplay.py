@@ -30,7 +30,9 @@ class SlowPlay(commands.Cog):
         self.bot = bot
 
     # ---- /undo and /mygames -------------------------------------------------------------------
-    @app_commands.command(name="undo", description="Ask to take back your last move (the others approve)")
+    @app_commands.command(
+        name="undo", description="Take back your turn so far, or ask the table to take back your last turn"
+    )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:

@@ -360,7 +360,13 @@ class CityHeroes(Game[CityHeroesState]):
             return {state.proposal.proposer, state.proposal.partner}
         return {state.current}
 
+    def turn_key(self, state: State) -> int:
+        """'The Undo button moves to the start of a players' turn': a turn runs from one player getting
+        the move to the next; a trade answer or a pillage's loot inside it belong to the same turn."""
+        return state.turns_begun
+
     def _next_turn(self, state: State, events: list[Event]) -> None:
+        state.turns_begun += 1
         state.acted = None
         state.round_used = False
         count = len(state.players)
@@ -1574,10 +1580,12 @@ class CityHeroes(Game[CityHeroesState]):
         state.log_pillaged.append(target.id)
         state.prestige -= score // 2
         player.influence += score
-        defender.influence -= min(score, defender.influence)
+        influence_lost = min(score, defender.influence)
+        defender.influence -= influence_lost
         tokens = 1 if score <= 5 else 2 if score <= 10 else 3
         player.pillage_tokens += tokens
-        defender.pillage_tokens -= min(tokens, defender.pillage_tokens)
+        tokens_lost = min(tokens, defender.pillage_tokens)
+        defender.pillage_tokens -= tokens_lost
         loot = min(score, sum(defender.stock.values()))
         events.append(
             Event(
@@ -1595,6 +1603,9 @@ class CityHeroes(Game[CityHeroesState]):
             loot=loot,
             casualties=min(defence, sum(committed.values())),
             committed=committed,
+            defenders_lost=lost,
+            influence_lost=influence_lost,
+            tokens_lost=tokens_lost,
         )
         self._settle_raid(state, events)
 
@@ -1623,6 +1634,23 @@ class CityHeroes(Game[CityHeroesState]):
             tile.garrison -= count
             tile.spent += count
         state.raid = None
+        events.append(self._pillage_summary(state, raid))
+
+    def _pillage_summary(self, state: State, raid: Raid) -> Event:
+        """The defender's own account of the raid, told to them alone (the guide's network game does the
+        same); the table already saw the public line when the pillage was declared."""
+        attacker = state.players[raid.attacker]
+        taken = _goods_text(raid.taken) if raid.taken else "nothing (your stores were empty)"
+        line = (
+            f"Your T{raid.tile} was pillaged by {attacker.name}. They took {taken}. You lost "
+            f"{plural(raid.defenders_lost, 'defending weapon')}, {raid.influence_lost} influence and "
+            f"{plural(raid.tokens_lost, 'pillage token')}."
+        )
+        loot = sum(raid.taken.values())
+        public = (
+            f"The pillage of T{raid.tile} is over: {attacker.name} carried off {plural(loot, 'resource')}."
+        )
+        return Event(text=public, private={raid.defender: line})
 
     def _raid_step(self, state: State, seat: Seat, action: Any, events: list[Event]) -> list[Event]:
         raid = state.raid
@@ -1634,6 +1662,7 @@ class CityHeroes(Game[CityHeroesState]):
                 raise RuleError(f"{defender.name} has no {action.resource} to loot.")
             defender.stock[action.resource] -= 1
             player.stock[action.resource] += 1
+            raid.taken[action.resource] = raid.taken.get(action.resource, 0) + 1
             raid.loot -= 1
             if sum(defender.stock.values()) == 0:
                 raid.loot = 0

@@ -78,6 +78,12 @@ class Raid(Model):
     loot: int
     casualties: int
     committed: dict[int, int]
+    # What the defender lost, kept for their summary when the raid ends ('In a network game, the player
+    # whose tile is pillaged will receive a summary of what was looted and how many defenders were lost').
+    taken: dict[str, int] = {}
+    defenders_lost: int = 0
+    influence_lost: int = 0
+    tokens_lost: int = 0
 
 
 class CityHeroesState(Model):
@@ -89,6 +95,8 @@ class CityHeroesState(Model):
     turn: int = 1
     phase: Phase = "expansion"
     current: Seat = 0
+    turns_begun: int = 0
+    """Player turns begun so far: tells one turn from the next, also when a solo player follows themself."""
     acted: ActionKind | None = None
     """The phase action the current player has started this turn (None: not yet)."""
     round_used: bool = False

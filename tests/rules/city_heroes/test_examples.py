@@ -84,5 +84,14 @@ def test_pillage_of_t18():
     assert "lost 4 weapons from T11" in texts(events)
     assert (state.tiles[10].garrison, state.tiles[10].spent) == (0, 1)
     assert state.raid is None and state.tiles[17].pillaged
+    # 'NOTE: In a network game, the player whose tile is pillaged will receive a summary of what was
+    # looted and how many defenders were lost.' Only the defender's line says it.
+    summary = next(event for event in events if event.private)
+    assert summary.private == {
+        2: "Your T18 was pillaged by "
+        + state.players[0].name
+        + ". They took 1 stone. You lost 2 defending weapons, 1 influence and 0 pillage tokens."
+    }
+    assert "Your T18" not in summary.text
     state.acted = None
     rejected(state, 0, {"kind": "pillage", "tile": 18, "weapons": {"12": 1}}, "already pillaged")

@@ -1,0 +1,78 @@
+"""Undo plans: 'The Undo button moves to the start of a players' turn if they have taken any action, or to
+the start of the previous players' turn if the current player has not taken any actions.' (City Heroes
+guide, Right Panel). Games without turns take back one move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.undo import plan_undo
+from rules import registry
+
+
+@dataclass
+class Record:
+    version: int
+    seat: int
+    user_id: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Table:
+    """Plays keyed choices and keeps the states and log records as the bot's store would."""
+
+    def __init__(self, game: str, players: int = 2, seed: int = 1) -> None:
+        self.rules = registry.get(game)
+        self.states = [self.rules.setup([f"p{i}" for i in range(players)], {}, seed)]
+        self.moves: list[Record] = []
+
+    def play(self, seat: int, key: str) -> None:
+        choice = next(c for c in self.rules.legal_actions(self.states[-1], seat) if c.key == key)
+        applied = self.rules.apply(self.states[-1], seat, choice.action)
+        self.states.append(applied.state)
+        events = [event.model_dump(mode="json") for event in applied.events]
+        self.moves.append(Record(len(self.moves) + 1, seat, 100 + seat, choice.action, events))
+
+    def plan(self):
+        return plan_undo(self.rules, self.states, self.moves)
+
+
+def test_city_heroes_undo_goes_back_to_the_start_of_the_turn_in_progress():
+    table = Table("city-heroes")
+    table.play(0, "buy:1")
+    table.play(0, "bank-buy:wheat")
+    plan = table.plan()
+    assert plan.in_progress and plan.owner == 0 and [m.version for m in plan.moves] == [1, 2]
+    assert plan.describe() == "their turn so far (2 moves)"
+
+
+def test_city_heroes_undo_with_nothing_done_goes_back_to_the_previous_players_turn():
+    table = Table("city-heroes")
+    table.play(0, "buy:1")
+    table.play(0, "end")  # bob now has the move and has done nothing
+    plan = table.plan()
+    assert not plan.in_progress and plan.owner == 0 and [m.version for m in plan.moves] == [1, 2]
+    table.play(1, "buy:5")
+    plan = table.plan()
+    assert plan.in_progress and plan.owner == 1 and [m.version for m in plan.moves] == [3]
+
+
+def test_city_heroes_solo_turns_are_told_apart():
+    """A solo player follows themself; each turn is still its own."""
+    table = Table("city-heroes", players=1)
+    table.play(0, "buy:1")
+    table.play(0, "end")
+    table.play(0, "pass")
+    plan = table.plan()
+    assert plan.in_progress is False and [m.version for m in plan.moves] == [3]
+
+
+def test_a_game_without_turn_keys_takes_back_one_move():
+    table = Table("test-highcard")
+    first = next(iter(table.rules.to_act(table.states[-1])))
+    table.play(first, table.rules.legal_actions(table.states[-1], first)[0].key)
+    plan = table.plan()
+    assert [m.version for m in plan.moves] == [1] and not plan.in_progress
+    assert plan.describe() == "their last move"
