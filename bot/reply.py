@@ -82,6 +82,17 @@ class Reply:
             else:
                 await self.interaction.followup.send(content or ("" if embeds else "\u200b"), **kwargs)
 
+    async def modal(self, modal: discord.ui.Modal) -> None:
+        """Open a form: it must be the first answer, so it cannot follow a deferral."""
+        async with self._lock:
+            self._stop_timer()
+            if self.interaction.response.is_done():
+                await self.interaction.followup.send(
+                    "⚠️ That took too long; press the button again.", ephemeral=True
+                )
+                return
+            await self.interaction.response.send_modal(modal)
+
     async def error(self, message: str) -> None:
         """A refusal is always a new ephemeral message, never an edit of what was clicked."""
         async with self._lock:

@@ -22,6 +22,7 @@ from bot.pictures import Painter
 from bot.reply import Reply
 from bot.service import GameService, Move, Started, UserError
 from bot.store import GameRecord, GameStatus, SeatRecord, Timer
+from bot.trading import TradeDesk, trade_button
 from renderer.registry import overlays_for
 from rules.core import Event, Result, RuleError, Seat, View
 from rules.policy import policy_for
@@ -42,6 +43,7 @@ class Table:
         self._fanout_locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.painter = Painter(bot.settings.render_processes)
+        self.trades = TradeDesk(self)
 
     # ---- running handlers ----------------------------------------------------------------
     async def guarded(
@@ -97,6 +99,8 @@ class Table:
             "no": lambda reply: self._vote(reply, game_id, key, False),
             "takeseat": lambda reply: self._take_seat(reply, game_id, key),
             "undo": lambda reply: self.ask_undo(reply, game_id),
+            "trade": lambda reply: self.trades.open(reply, game_id),
+            "tradeto": lambda reply: self.trades.ask(reply, game_id, key),
         }
         handler = handlers.get(verb)
         if handler is None:
@@ -125,6 +129,7 @@ class Table:
         key: str | None = None,
         menu: str | None = None,
         text: str | None = None,
+        action: dict[str, Any] | None = None,
     ) -> None:
         """Apply the caller's move, confirm it to them with their next choices, then tell everyone."""
         interaction = reply.interaction
@@ -132,7 +137,7 @@ class Table:
             key, menu = await self._resolve_typed_move(game, interaction.user.id, text)
         try:
             move = await self.service.play(
-                game.id, interaction.user.id, key=key, menu=menu, interaction_id=interaction.id
+                game.id, interaction.user.id, key=key, menu=menu, action=action, interaction_id=interaction.id
             )
         except UserError as refusal:
             if "moved on" in refusal.message or "moved first" in refusal.message:
@@ -179,6 +184,8 @@ class Table:
         if move.result is None and move.seat in move.rules.to_act(move.after):
             choices = move.rules.legal_actions(move.after, move.seat)
             view, rest = choice_menu(move.game.id, choices)
+            if move.rules.trade_form(move.after, move.seat) is not None:
+                view.add_item(trade_button(move.game.id))
             content += "\n\n**Your turn continues:**" + _more_note(rest)
         if move.result is None and not any(event.reveals for event in move.events):
             view = view or discord.ui.View(timeout=None)
@@ -209,6 +216,9 @@ class Table:
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
         view, rest = choice_menu(game.id, choices)
+        rules = self.service.rules_for(game.kind)
+        if rules.trade_form(await self.service.state(game), seat.seat) is not None:
+            view.add_item(trade_button(game.id))
         headline = (await self.service.view(game, seat.seat)).headline
         await reply.send(_clip(f"**{headline}**\nYour choices:" + _more_note(rest)), view=view)
 

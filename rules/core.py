@@ -121,6 +121,33 @@ class GameInfo(Model):
     options: tuple[OptionSpec, ...] = ()
 
 
+class TradeGood(Model):
+    """One kind of thing a trade can move (coins, a card, a resource), as the trade composer lists it."""
+
+    key: str
+    """What the game's `trade_action` receives, e.g. 'coins', 'stone', 'hand:blast_furnace'."""
+    label: str
+    """What players type and read, e.g. 'Blast Furnace (from hand)'."""
+    most: int | None = None
+    """How many that side holds, when the proposer may know it; None when hidden (another's hand)."""
+
+
+class TradePartner(Model):
+    seat: int
+    name: str
+    asks: list[TradeGood]
+    """What the proposer may ask of this partner."""
+
+
+class TradeForm(Model):
+    """What a seat may put into a trade proposal now: the bot's composer is built from it, for any game."""
+
+    gives: list[TradeGood]
+    partners: list[TradePartner]
+    note: str = ""
+    """A rule to remind the proposer of, e.g. 'Promises are just chat: only goods move.'"""
+
+
 class Choice(Model):
     """One thing a seat may do now, as the bot offers it (button, select option, autocomplete)."""
 
@@ -341,6 +368,17 @@ class Game(ABC, Generic[StateT]):
         # Unmarked: the game's first ordinary choice, never a trade offer or a step back.
         ordinary = [c for c in choices if not _looks_social_or_back(c)]
         return ordinary[0] if ordinary else None
+
+    def trade_form(self, state: StateT, seat: Seat) -> TradeForm | None:
+        """What `seat` may offer and ask for in a trade proposal right now; None when it cannot propose.
+        Games whose rules allow free-form trades override this and `trade_action`."""
+        return None
+
+    def trade_action(
+        self, state: StateT, seat: Seat, partner: Seat, give: dict[str, int], get: dict[str, int]
+    ) -> dict[str, Any]:
+        """The game's proposal action for a bundle composed from `trade_form` keys; `apply` judges it."""
+        raise RuleError("This game has no trades.")
 
     def turn_key(self, state: StateT) -> Hashable | None:
         """Which player turn a state is in, for undo ('back to the start of the acting player's turn'):

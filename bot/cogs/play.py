@@ -20,6 +20,13 @@ class Play(commands.Cog):
     def __init__(self, bot: HostBot) -> None:
         self.bot = bot
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Forms the bot opened (the trade composer) are answered here, so a form filled in across a
+        restart is not lost with the Modal object that opened it."""
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self.bot.table.trades.submit(interaction)
+
     @app_commands.guild_only()
     @app_commands.command(name="play", description="Make your move in this channel's game")
     @app_commands.describe(move="Start typing: the list shows only your legal moves")

@@ -58,7 +58,21 @@ from rules.city_heroes.state import (
     Upgrade,
 )
 from rules.city_heroes.state import Buy as BuyTile
-from rules.core import CatalogueEntry, Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
+from rules.core import (
+    CatalogueEntry,
+    Choice,
+    Event,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Result,
+    Rng,
+    RuleError,
+    Seat,
+    TradeForm,
+    TradeGood,
+    TradePartner,
+)
 
 State = CityHeroesState
 MARKET_FAMILY = ("market", "festival-grounds")
@@ -359,6 +373,38 @@ class CityHeroes(Game[CityHeroesState]):
         if state.proposal is not None:
             return {state.proposal.proposer, state.proposal.partner}
         return {state.current}
+
+    def trade_form(self, state: State, seat: Seat) -> TradeForm | None:
+        """'During Phase 3, players can trade with each other' (resources, goods and ducats; 'the trade
+        can't be empty'). Every stock is public, so the composer shows how much each side holds."""
+        if (
+            state.phase != "interaction"
+            or state.proposal is not None
+            or state.raid is not None
+            or state.acted is not None
+            or seat not in self._to_act(state)
+            or len(state.players) < 2
+        ):
+            return None
+
+        def goods(player: PlayerState) -> list[TradeGood]:
+            listed = [TradeGood(key="ducats", label="ducats", most=player.ducats)]
+            return listed + [TradeGood(key=r, label=r, most=player.stock[r]) for r in RESOURCES]
+
+        return TradeForm(
+            gives=goods(state.players[seat]),
+            partners=[
+                TradePartner(seat=other, name=player.name, asks=goods(player))
+                for other, player in enumerate(state.players)
+                if other != seat
+            ],
+            note="The partner accepts or declines; either of you may cancel before that.",
+        )
+
+    def trade_action(
+        self, state: State, seat: Seat, partner: Seat, give: dict[str, int], get: dict[str, int]
+    ) -> dict[str, Any]:
+        return {"kind": "propose", "partner": partner, "give": give, "get": get}
 
     def turn_key(self, state: State) -> int:
         """'The Undo button moves to the start of a players' turn': a turn runs from one player getting

@@ -16,7 +16,21 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from rules.core import CatalogueEntry, Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
+from rules.core import (
+    CatalogueEntry,
+    Choice,
+    Event,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Result,
+    Rng,
+    RuleError,
+    Seat,
+    TradeForm,
+    TradeGood,
+    TradePartner,
+)
 from rules.iron_bridge_gorge.cards import TYPE_NAMES, Catalogue, catalogue
 from rules.iron_bridge_gorge.catalogue import entries as catalogue_entries
 from rules.iron_bridge_gorge.revenue import (
@@ -520,6 +534,70 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             )
         )
         return choices
+
+    def trade_form(self, state: State, seat: Seat) -> TradeForm | None:
+        """'You may trade coins, cards in hand, resources in play, VP's, and non-binding promises.' The
+        proposer sees their
+        own hand and everyone's resources in play, but only the names of cards another player might
+        hold, never how many (a hand is private until the trade is accepted)."""
+        if (
+            state.step != "turn"
+            or state.proposal is not None
+            or seat not in self._to_act(state)
+            or not self._phase_open(state, "trade")
+        ):
+            return None
+        cards = self.cards
+        player = state.players[seat]
+
+        def public(owner: PlayerState) -> list[TradeGood]:
+            listed = [
+                TradeGood(key="coins", label="coins", most=owner.coins),
+                TradeGood(key="vp", label="VP", most=owner.vp),
+            ]
+            in_play = Counter(owner.in_play)
+            return listed + [
+                TradeGood(key=f"in_play:{card}", label=f"{cards[card].name} (in play)", most=count)
+                for card, count in in_play.items()
+            ]
+
+        in_hand = Counter(player.hand)
+        gives = public(player) + [
+            TradeGood(key=f"hand:{card}", label=f"{cards[card].name} (from hand)", most=count)
+            for card, count in in_hand.items()
+        ]
+        return TradeForm(
+            gives=gives,
+            partners=[
+                TradePartner(
+                    seat=other,
+                    name=owner.name,
+                    asks=public(owner)
+                    + [
+                        TradeGood(key=f"hand:{card}", label=f"{cards[card].name} (from hand)")
+                        for card in cards.order
+                    ],
+                )
+                for other, owner in enumerate(state.players)
+                if other != seat
+            ],
+            note="Promises are just chat: only what is listed moves, when the partner accepts.",
+        )
+
+    def trade_action(
+        self, state: State, seat: Seat, partner: Seat, give: dict[str, int], get: dict[str, int]
+    ) -> dict[str, Any]:
+        def side(bundle: dict[str, int]) -> dict[str, Any]:
+            items: dict[str, Any] = {"coins": 0, "vp": 0, "hand": [], "in_play": []}
+            for key, count in bundle.items():
+                where, _, card = key.partition(":")
+                if card:
+                    items[where] += [card] * count
+                else:
+                    items[where] += count
+            return items
+
+        return {"kind": "propose", "partner": partner, "give": side(give), "get": side(get)}
 
     def _offer_choices(self, state: State, seat: Seat) -> list[Choice]:
         """Ready-made single-item offers; any other trade is a structured `propose` action."""

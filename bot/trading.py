@@ -1,0 +1,146 @@
+"""The trade composer: any game that publishes a `TradeForm` gets it in the seat's menu.
+
+Ready-made offers cover the common cases as buttons; the composer is for everything else: several
+cards, coins and VP both ways, to the opponent of your choice. The player picks a partner with a
+button, types both sides of the bundle into a modal, and the proposal is applied as an ordinary move,
+so the game's own rules judge it, the partner answers with the usual Accept/Decline buttons and the
+contents reach only the two parties (the game's private event lines, by DM).
+
+The modal's submit is answered from `on_interaction` (see `bot.cogs.play`), not from the Modal object,
+so a form sent just before a restart still lands.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import GameButton
+from bot.reply import Reply
+from bot.service import UserError
+from bot.trade import BundleError, describe, parse_bundle
+from rules.core import TradeForm
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+MODAL_ID = re.compile(r"m:(?P<game>\d+):trade:(?P<partner>\d+)")
+MAX_PARTNER_BUTTONS = 5
+
+
+def trade_button(game_id: int) -> GameButton:
+    return GameButton(game_id, "trade", label="🤝 Propose a trade…", row=4)
+
+
+class TradeModal(discord.ui.Modal):
+    def __init__(self, game_id: int, partner: int, name: str) -> None:
+        super().__init__(title=_short(f"Trade with {name}", 45), custom_id=f"m:{game_id}:trade:{partner}")
+        self.add_item(
+            discord.ui.TextInput(
+                label="You give",
+                custom_id="give",
+                style=discord.TextStyle.paragraph,
+                required=False,
+                max_length=400,
+                placeholder="e.g. 3 coins, Blast Furnace — or leave empty for nothing",
+            )
+        )
+        self.add_item(
+            discord.ui.TextInput(
+                label=_short(f"You ask {name} for", 45),
+                custom_id="get",
+                style=discord.TextStyle.paragraph,
+                required=False,
+                max_length=400,
+                placeholder="e.g. 1 VP, 2 stone — or leave empty for a gift",
+            )
+        )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Answered by `TradeDesk.submit` through `on_interaction`, which works across restarts."""
+
+
+class TradeDesk:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    async def _form(self, game_id: int, user_id: int) -> tuple[Any, Any, TradeForm]:
+        table = self.table
+        game = await table._active(game_id)
+        seat = await table.service.require_seat(game, user_id)
+        rules = table.service.rules_for(game.kind)
+        form = rules.trade_form(await table.service.state(game), seat.seat)
+        if form is None or not form.partners:
+            raise UserError("You cannot propose a trade right now.")
+        return game, seat, form
+
+    async def open(self, reply: Reply, game_id: int) -> None:
+        """The composer's first step: what can move, and one button per possible partner."""
+        game, _, form = await self._form(game_id, reply.interaction.user.id)
+        view = discord.ui.View(timeout=None)
+        for partner in form.partners[:MAX_PARTNER_BUTTONS]:
+            view.add_item(
+                GameButton(
+                    game.id,
+                    "tradeto",
+                    menu="0",
+                    key=str(partner.seat),
+                    label=_short(f"Trade with {partner.name}", 80),
+                    style=discord.ButtonStyle.primary,
+                )
+            )
+        first = form.partners[0].seat
+        text = "🤝 **Propose a trade** (only you see this). Pick a partner, then write both sides.\n"
+        await reply.send(_short(text + describe(form, first), 1900), view=view)
+
+    async def ask(self, reply: Reply, game_id: int, partner_key: str | None) -> None:
+        """The second step: the modal where both sides of the bundle are typed."""
+        _, _, form = await self._form(game_id, reply.interaction.user.id)
+        partner = next((p for p in form.partners if str(p.seat) == partner_key), None)
+        if partner is None:
+            raise UserError("You cannot trade with that player now.")
+        await reply.modal(TradeModal(game_id, partner.seat, partner.name))
+
+    async def submit(self, interaction: discord.Interaction) -> None:
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        match = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return
+        fields = dict(_text_fields(data.get("components", [])))
+
+        async def work(reply: Reply) -> None:
+            game, seat, form = await self._form(int(match["game"]), interaction.user.id)
+            partner = next((p for p in form.partners if p.seat == int(match["partner"])), None)
+            if partner is None:
+                raise UserError("You cannot trade with that player now.")
+            try:
+                give = parse_bundle(fields.get("give", ""), form.gives, whose="You")
+                get = parse_bundle(fields.get("get", ""), partner.asks, whose=partner.name)
+            except BundleError as problem:
+                raise UserError(f"{problem} Nothing was proposed.") from None
+            if not give and not get:
+                raise UserError("Write at least one thing to give or to ask for. Nothing was proposed.")
+            rules = self.table.service.rules_for(game.kind)
+            state = await self.table.service.state(game)
+            action = rules.trade_action(state, seat.seat, partner.seat, give, get)
+            await self.table.play_move(reply, game, action=action)
+
+        await self.table.guarded(interaction, work)
+
+
+def _text_fields(components: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(custom_id, value) of every text input, in action rows (type 1) or labels (type 18)."""
+    found: list[tuple[str, str]] = []
+    for component in components:
+        inner = component.get("components") or ([component["component"]] if "component" in component else [])
+        if inner:
+            found += _text_fields(inner)
+        elif component.get("type") == 4:
+            found.append((str(component.get("custom_id")), str(component.get("value") or "")))
+    return found
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
