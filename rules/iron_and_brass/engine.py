@@ -249,6 +249,11 @@ class IronAndBrass(Game[IronAndBrassState]):
     def _worth(self, state: State, seat: Seat) -> int:
         return sum(self.cards[piece.kind].gold for piece in state.pieces if piece.owner == seat)
 
+    def turn_key(self, state: State) -> tuple[int, int]:
+        """'Each round, each player can take up to 4 actions in their turn': undo rewinds to its start
+        (dice rolled on the way still forbid it)."""
+        return (state.round, state.current)
+
     def _to_act(self, state: State) -> set[Seat]:
         if state.step == "play":
             return {state.current}

@@ -535,6 +535,14 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
         )
         return choices
 
+    def turn_key(self, state: State) -> tuple[object, ...]:
+        """'Each player gets a turn. A turn has 6 phases': undo rewinds to its start, trade answers
+        included; each secret bid stands alone."""
+        if state.step == "turn":
+            return ("turn", state.round, state.turn)
+        bids = sum(player.bid is not None for player in state.players)
+        return (state.step, state.round, bids)
+
     def trade_form(self, state: State, seat: Seat) -> TradeForm | None:
         """'You may trade coins, cards in hand, resources in play, VP's, and non-binding promises.' The
         proposer sees their

@@ -76,3 +76,32 @@ def test_a_game_without_turn_keys_takes_back_one_move():
     plan = table.plan()
     assert [m.version for m in plan.moves] == [1] and not plan.in_progress
     assert plan.describe() == "their last move"
+
+
+def test_iron_bridge_gorge_turn_runs_through_its_phases_and_bids_stand_alone():
+    """'Each player gets a turn. A turn has 6 phases'; secret bids are single moves."""
+    table = Table("iron-bridge-gorge", players=2, seed=3)
+    table.play(0, "bid:0")
+    assert [m.version for m in table.plan().moves] == [1]
+    table.play(1, "bid:0")  # the last bid reveals them all: no undo past it
+    assert table.plan().reveals
+    first = table.rules.to_act(table.states[-1]).pop()
+    take = next(
+        c.key for c in table.rules.legal_actions(table.states[-1], first) if c.key.startswith("take:")
+    )
+    table.play(first, take)
+    table.play(first, "end-turn")
+    plan = table.plan()
+    assert plan.owner == first and not plan.in_progress and [m.version for m in plan.moves] == [3, 4]
+
+
+def test_iron_and_brass_turn_of_up_to_four_actions():
+    """'Each round, each player can take up to 4 actions in their turn.'"""
+    table = Table("iron-and-brass", players=2, seed=5)
+    seat = table.rules.to_act(table.states[-1]).pop()
+    keys = [c.key for c in table.rules.legal_actions(table.states[-1], seat)]
+    hire = next(k for k in keys if k.startswith("hire"))
+    table.play(seat, hire)
+    table.play(seat, hire)
+    plan = table.plan()
+    assert plan.in_progress and plan.owner == seat and len(plan.moves) == 2
