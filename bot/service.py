@@ -31,7 +31,15 @@ from bot.store import (
     Store,
     TimerPlan,
 )
-from bot.timing import GuildSettings, QuietHours, TableSettings, deadline_due, reminder_due
+from bot.timing import (
+    GuildSettings,
+    QuietHours,
+    TableSettings,
+    deadline_due,
+    matching_time_zones,
+    reminder_due,
+    valid_time_zone,
+)
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 
@@ -443,7 +451,29 @@ class GameService:
             start=player["quiet_start"],
             end=player["quiet_end"],
             utc_offset_minutes=player["utc_offset_minutes"],
+            time_zone=player.get("time_zone"),
         )
+
+    async def time_zone(self, user_id: int) -> str | None:
+        player = await self.store.player(user_id)
+        return player.get("time_zone") if player else None
+
+    async def set_time_zone(self, user_id: int, typed: str) -> str:
+        """Store the player's IANA zone; returns its canonical name, or refuses an unknown one."""
+        zone = valid_time_zone(typed)
+        if zone is None:
+            suggestions = ", ".join(f"`{name}`" for name in matching_time_zones(typed, 3))
+            hint = f" Did you mean {suggestions}?" if suggestions else " For example `Europe/Paris`."
+            raise UserError(
+                f"I do not know the time zone {typed.strip()[:60]!r}. Pick one from the list"
+                f" (names like `America/New_York`).{hint}"
+            )
+        await self.store.set_time_zone(user_id, zone)
+        return zone
+
+    async def deadlines(self, game: GameRecord) -> dict[Seat, float]:
+        """Each waiting seat's deadline (seats can differ: quiet hours push their own)."""
+        return {t.seat: t.due_at for t in await self.store.timers(game.id) if t.kind == "deadline"}
 
     async def _timer_plans(
         self, game: GameRecord, seats: list[SeatRecord], starting: set[Seat]
@@ -457,10 +487,11 @@ class GameService:
             record = seats[seat]
             if record.vacation:
                 continue
-            remind = reminder_due(now, clock.reminder_hours, await self.quiet_hours(record.user_id))
+            quiet = await self.quiet_hours(record.user_id)
+            remind = reminder_due(now, clock.reminder_hours, quiet)
             if remind is not None:
                 plans.append((seat, "reminder", remind))
-            deadline = deadline_due(now, clock.deadline_hours)
+            deadline = deadline_due(now, clock.deadline_hours, quiet, strict=clock.strict_clocks)
             if deadline is not None:
                 plans.append((seat, "deadline", deadline))
         return plans

@@ -543,6 +543,15 @@ class Store:
         )
 
     @_serialized
+    async def set_time_zone(self, user_id: int, time_zone: str | None) -> None:
+        """Keeps the player's quiet hours; a new player gets none."""
+        await self._db.execute(
+            "INSERT INTO players (user_id, time_zone) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone",
+            (user_id, time_zone),
+        )
+
+    @_serialized
     async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
         if guild_id is None:
             return {}
