@@ -649,6 +649,20 @@ class Store:
         return behind
 
     @_serialized
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self._db.execute("DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    @_serialized
+    async def games_with_message(self, guild_id: int, kind: str) -> list[int]:
+        """Ids of the guild's games that have a stored message (or calendar event) of `kind`."""
+        async with self._db.execute(
+            "SELECT m.game_id FROM messages m JOIN games g ON g.id = m.game_id"
+            " WHERE g.guild_id = ? AND m.kind = ? ORDER BY m.game_id",
+            (guild_id, kind),
+        ) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
+
+    @_serialized
     async def message(self, game_id: int, kind: str) -> tuple[int, int, int] | None:
         async with self._db.execute(
             "SELECT channel_id, message_id, version FROM messages WHERE game_id = ? AND kind = ?",

@@ -456,6 +456,7 @@ class Table:
             allowed_mentions=ALLOWED_MENTIONS,
         )
         await self.service.store.remember_message(game.id, "turn", channel.id, message.id, game.version)
+        await self.bot.calendar.sync(game.id)
 
     async def _dm_private(
         self,

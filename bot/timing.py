@@ -35,6 +35,8 @@ class GuildSettings(BaseModel):
     disabled_games: list[str] = Field(default_factory=list)
     channels: list[int] = Field(default_factory=list)
     """If not empty, games can be started only in these channels."""
+    calendar: bool = False
+    """Keep one Discord scheduled event per game with a deadline, showing the current one."""
 
 
 class TableSettings(BaseModel):

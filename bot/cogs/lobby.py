@@ -140,6 +140,7 @@ class Lobby(
             )
             if done:
                 await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
+                self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
                 await self.table.close_lobby(game, "🛑 Abandoned.")
             else:
                 await reply.send(
@@ -198,7 +199,8 @@ class Lobby(
     @app_commands.describe(on="true to go on vacation, false to come back")
     async def vacation(self, interaction: discord.Interaction, on: bool = True) -> None:
         async def work(reply: Reply) -> None:
-            await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
+            game = await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
+            self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
             text = (
                 f"🏖️ {interaction.user.mention} is on vacation: no reminders or deadline for them until they are back."
                 if on

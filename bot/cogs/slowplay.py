@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.calendar import MISSING_PERMISSION, can_manage_events
 from bot.reply import Reply
 from bot.service import UserError
 from bot.timing import (
@@ -199,7 +200,7 @@ class SlowPlay(commands.Cog):
 
     # ---- /settings ------------------------------------------------------------------------------
     async def _change(
-        self, interaction: discord.Interaction, reply: Reply, **changes: object
+        self, interaction: discord.Interaction, reply: Reply, *, note: str = "", **changes: object
     ) -> GuildSettings:
         permissions = interaction.permissions
         if not (permissions.manage_guild or permissions.administrator):
@@ -209,7 +210,7 @@ class SlowPlay(commands.Cog):
         updated = current.model_copy(update=changes)
         GuildSettings.model_validate(updated.model_dump())
         await service.store.set_guild_settings(interaction.guild_id, updated.model_dump())
-        await reply.send(_describe(updated))
+        await reply.send(_describe(updated) + (f"\n{note}" if note else ""))
         return updated
 
     @settings.command(name="show", description="This server's game settings")
@@ -241,6 +242,23 @@ class SlowPlay(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             await self._change(interaction, reply, deadline_hours=hours, on_timeout=on_timeout)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @settings.command(name="calendar", description="Show each game's move deadline as a server event")
+    @app_commands.describe(enabled="Keep one scheduled event per game with deadlines (needs Manage Events)")
+    async def settings_calendar(self, interaction: discord.Interaction, enabled: bool) -> None:
+        async def work(reply: Reply) -> None:
+            calendar = self.bot.calendar
+            note = ""
+            if enabled and not can_manage_events(interaction):
+                note = f"⚠️ {MISSING_PERMISSION} Grant it to my role; until then the calendar stays empty."
+            await self._change(interaction, reply, note=note, calendar=enabled)
+            await calendar.reset(interaction.guild_id)
+            if enabled and not note:
+                self.bot.table.spawn(calendar.fill_guild(interaction.guild_id), "calendar-fill")
+            elif not enabled:
+                self.bot.table.spawn(calendar.clear_guild(interaction.guild_id), "calendar-clear")
 
         await self.bot.table.guarded(interaction, work)
 
@@ -296,9 +314,11 @@ def _describe(settings: GuildSettings) -> str:
     )
     disabled = ", ".join(settings.disabled_games) or "none"
     channels = ", ".join(f"<#{c}>" for c in settings.channels) or "any channel"
+    calendar = "on (one event per game with a deadline)" if settings.calendar else "off"
     return (
         "⚙️ **Server game settings**\n"
         f"Reminders: {reminders}\nDeadlines: {deadline}\nGames turned off: {disabled}\nGames allowed in: {channels}\n"
+        f"Deadlines on the server calendar: {calendar}\n"
         "_Each table can choose its own clock in its lobby with `/game clock`._"
     )
 
