@@ -544,6 +544,22 @@ class GameService:
                 states.append(rules.apply(states[-1], record.seat, record.action).state)
         return states
 
+    async def state_at(self, game: GameRecord, version: int) -> Any:
+        """The game as it stood right after log entry `version` (0: the start), replayed from the seed.
+
+        Undo entries up to that point are honoured, so it is the board the players saw then."""
+        rules = self.rules_for(game.kind)
+        seats = await self.store.seats(game.id)
+        states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
+        for record in await self.store.actions(game.id):
+            if record.version > version:
+                break
+            if record.action.get("kind") == UNDO:
+                states.pop()
+            else:
+                states.append(rules.apply(states[-1], record.seat, record.action).state)
+        return states[-1]
+
     async def effective_moves(self, game: GameRecord) -> list[ActionRecord]:
         """The log without undone moves and without the undo entries themselves."""
         stack: list[ActionRecord] = []

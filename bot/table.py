@@ -257,6 +257,23 @@ class Table:
         )
         await reply.send(_clip(text), file=file, ephemeral=not public)
 
+    async def catch_up_board(self, reply: Reply, game: GameRecord, since: int, *, heading: str) -> None:
+        """The public board with what changed since log entry `since` framed, for the caller only.
+
+        Both pictures come from public views (then and now), never from the caller's private view, so
+        the image shows nothing a spectator could not have seen on the two turn posts."""
+        rules = self.service.rules_for(game.kind)
+        now = await self.service.view(game, None)
+        then = rules.view(await self.service.state_at(game, since), None)
+        png, changes = await self.painter.changes(then, now)
+        said = "; ".join(changes) if changes else "nothing on the board changed"
+        file = discord.File(
+            io.BytesIO(png),
+            filename=f"catchup-{game.id}-v{game.version}.png",
+            description=_clip(f"{now.alt_text()} Changed since your last move: {said}.", 1000),
+        )
+        await reply.send(_clip(f"{heading}\n\n**Now:** {now.headline}"), file=file)
+
     async def _board(self, reply: Reply, game_id: int) -> None:
         await self.board(reply, await self._started(game_id))
 

@@ -77,7 +77,9 @@ class SlowPlay(commands.Cog):
             body = "\n".join(f"• {line}" for line in lines[-30:]) or "Nothing has happened."
             if len(lines) > 30:
                 body = f"… {len(lines) - 30} earlier lines in `/game history`\n" + body
-            await self.bot.table.board(reply, game, heading=f"**Since your last turn** ({since})\n{body}")
+            await self.bot.table.catch_up_board(
+                reply, game, last, heading=f"**Since your last turn** ({since})\n{body}"
+            )
 
         await self.bot.table.guarded(interaction, work)
 
