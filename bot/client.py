@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.calendar import Calendar
 from bot.clock import Clock
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
@@ -68,6 +69,7 @@ class HostBot(commands.Bot):
         self.service = GameService(self.store, clock=self.clock)
         self.table = Table(self, self.service)
         self.scheduler = Scheduler(self)
+        self.calendar = Calendar(self)
         self.add_dynamic_items(GameButton, GameSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -11,7 +11,7 @@ import asyncio
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-from renderer.registry import render, render_overlay
+from renderer.registry import render, render_changes, render_overlay
 from rules.core import View
 
 
@@ -37,6 +37,10 @@ class Painter:
         return await asyncio.get_running_loop().run_in_executor(
             self._pool(), render_overlay, view, name, target
         )
+
+    async def changes(self, old: View, new: View) -> tuple[bytes, list[str]]:
+        """`new` with what changed since `old` marked, and the changes in words."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), render_changes, old, new)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -104,3 +104,4 @@ class Scheduler:
             await table.time_out(game, seat)
         except UserError as reason:
             log.info("timeout of game %s seat %s not applied: %s", game.id, seat.seat, reason.message)
+        await self.bot.calendar.sync(game.id)  # that deadline is gone; show the next one, if any

@@ -31,7 +31,15 @@ from bot.store import (
     Store,
     TimerPlan,
 )
-from bot.timing import GuildSettings, QuietHours, TableSettings, deadline_due, reminder_due
+from bot.timing import (
+    GuildSettings,
+    QuietHours,
+    TableSettings,
+    deadline_due,
+    matching_time_zones,
+    reminder_due,
+    valid_time_zone,
+)
 from bot.undo import UNDO, UndoPlan, plan_undo, undone_count
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
@@ -450,7 +458,29 @@ class GameService:
             start=player["quiet_start"],
             end=player["quiet_end"],
             utc_offset_minutes=player["utc_offset_minutes"],
+            time_zone=player.get("time_zone"),
         )
+
+    async def time_zone(self, user_id: int) -> str | None:
+        player = await self.store.player(user_id)
+        return player.get("time_zone") if player else None
+
+    async def set_time_zone(self, user_id: int, typed: str) -> str:
+        """Store the player's IANA zone; returns its canonical name, or refuses an unknown one."""
+        zone = valid_time_zone(typed)
+        if zone is None:
+            suggestions = ", ".join(f"`{name}`" for name in matching_time_zones(typed, 3))
+            hint = f" Did you mean {suggestions}?" if suggestions else " For example `Europe/Paris`."
+            raise UserError(
+                f"I do not know the time zone {typed.strip()[:60]!r}. Pick one from the list"
+                f" (names like `America/New_York`).{hint}"
+            )
+        await self.store.set_time_zone(user_id, zone)
+        return zone
+
+    async def deadlines(self, game: GameRecord) -> dict[Seat, float]:
+        """Each waiting seat's deadline (seats can differ: quiet hours push their own)."""
+        return {t.seat: t.due_at for t in await self.store.timers(game.id) if t.kind == "deadline"}
 
     async def _timer_plans(
         self, game: GameRecord, seats: list[SeatRecord], starting: set[Seat]
@@ -464,10 +494,11 @@ class GameService:
             record = seats[seat]
             if record.vacation:
                 continue
-            remind = reminder_due(now, clock.reminder_hours, await self.quiet_hours(record.user_id))
+            quiet = await self.quiet_hours(record.user_id)
+            remind = reminder_due(now, clock.reminder_hours, quiet)
             if remind is not None:
                 plans.append((seat, "reminder", remind))
-            deadline = deadline_due(now, clock.deadline_hours)
+            deadline = deadline_due(now, clock.deadline_hours, quiet, strict=clock.strict_clocks)
             if deadline is not None:
                 plans.append((seat, "deadline", deadline))
         return plans
@@ -504,7 +535,7 @@ class GameService:
                 await self.store.plan_timers(game.id, plans)
         return game
 
-    async def replay(self, game: GameRecord) -> list[Any]:
+    async def replay(self, game: GameRecord, *, upto: int | None = None) -> list[Any]:
         """Every effective state of the game, rebuilt from its seed and action log (undone moves popped).
 
         This is the audit: the last state must equal the stored snapshot, or the snapshot or the
@@ -514,11 +545,19 @@ class GameService:
         seats = await self.store.seats(game.id)
         states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
         for record in await self.store.actions(game.id):
+            if upto is not None and record.version > upto:
+                break
             if record.action.get("kind") == UNDO:
                 del states[-undone_count(record.action) :]
             else:
                 states.append(rules.apply(states[-1], record.seat, record.action).state)
         return states
+
+    async def state_at(self, game: GameRecord, version: int) -> Any:
+        """The game as it stood right after log entry `version` (0: the start), replayed from the seed.
+
+        Undo entries up to that point are honoured, so it is the board the players saw then."""
+        return (await self.replay(game, upto=version))[-1]
 
     async def effective_moves(self, game: GameRecord) -> list[ActionRecord]:
         """The log without undone moves and without the undo entries themselves."""

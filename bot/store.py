@@ -543,6 +543,15 @@ class Store:
         )
 
     @_serialized
+    async def set_time_zone(self, user_id: int, time_zone: str | None) -> None:
+        """Keeps the player's quiet hours; a new player gets none."""
+        await self._db.execute(
+            "INSERT INTO players (user_id, time_zone) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone",
+            (user_id, time_zone),
+        )
+
+    @_serialized
     async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
         if guild_id is None:
             return {}
@@ -638,6 +647,20 @@ class Store:
             data["table_settings"] = json.loads(data.get("table_settings") or "{}")
             behind.append((GameRecord(**data), int(posted)))
         return behind
+
+    @_serialized
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self._db.execute("DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    @_serialized
+    async def games_with_message(self, guild_id: int, kind: str) -> list[int]:
+        """Ids of the guild's games that have a stored message (or calendar event) of `kind`."""
+        async with self._db.execute(
+            "SELECT m.game_id FROM messages m JOIN games g ON g.id = m.game_id"
+            " WHERE g.guild_id = ? AND m.kind = ? ORDER BY m.game_id",
+            (guild_id, kind),
+        ) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
 
     @_serialized
     async def message(self, game_id: int, kind: str) -> tuple[int, int, int] | None:

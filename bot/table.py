@@ -22,6 +22,7 @@ from bot.pictures import Painter
 from bot.reply import Reply
 from bot.service import GameService, Move, Started, UserError
 from bot.store import GameRecord, GameStatus, SeatRecord, Timer
+from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
 from renderer.registry import overlays_for
 from rules.core import Event, Result, RuleError, Seat, View
@@ -266,6 +267,23 @@ class Table:
         )
         await reply.send(_clip(text), file=file, ephemeral=not public)
 
+    async def catch_up_board(self, reply: Reply, game: GameRecord, since: int, *, heading: str) -> None:
+        """The public board with what changed since log entry `since` framed, for the caller only.
+
+        Both pictures come from public views (then and now), never from the caller's private view, so
+        the image shows nothing a spectator could not have seen on the two turn posts."""
+        rules = self.service.rules_for(game.kind)
+        now = await self.service.view(game, None)
+        then = rules.view(await self.service.state_at(game, since), None)
+        png, changes = await self.painter.changes(then, now)
+        said = "; ".join(changes) if changes else "nothing on the board changed"
+        file = discord.File(
+            io.BytesIO(png),
+            filename=f"catchup-{game.id}-v{game.version}.png",
+            description=_clip(f"{now.alt_text()} Changed since your last move: {said}.", 1000),
+        )
+        await reply.send(_clip(f"{heading}\n\n**Now:** {now.headline}"), file=file)
+
     async def _board(self, reply: Reply, game_id: int) -> None:
         await self.board(reply, await self._started(game_id))
 
@@ -452,9 +470,9 @@ class Table:
                 mentions = " ".join(f"<@{seats[seat].user_id}>" for seat in ping if seats[seat].user_id > 0)
                 if mentions:
                     lines.append(f"Your move: {mentions} — press **Take my turn**.")
-            deadlines = [t for t in await self.service.store.timers(game.id) if t.kind == "deadline"]
-            if deadlines:
-                lines.append(f"⏳ Deadline <t:{int(min(t.due_at for t in deadlines))}:R>")
+            deadline = await self.deadline_line(game, seats)
+            if deadline:
+                lines.append(deadline)
             if public.topic:
                 lines.append(f"📖 Rules for this step: `/rules game:{game.kind} topic:{public.topic}`")
         file = await self._picture(public, f"board-{game.id}-v{game.version}.png", events)
@@ -465,6 +483,7 @@ class Table:
             allowed_mentions=ALLOWED_MENTIONS,
         )
         await self.service.store.remember_message(game.id, "turn", channel.id, message.id, game.version)
+        await self.bot.calendar.sync(game.id)
 
     async def _dm_private(
         self,
@@ -561,16 +580,20 @@ class Table:
         info = self.service.rules_for(game.kind).info
         link = await self.turn_link(game)
         again = f" (reminder {timer.count + 1})" if timer.count else ""
+        due = (await self.service.deadlines(game)).get(seat.seat)
+        deadline = f" ⏳ Deadline {when_text(due)}." if due is not None else ""
         channel = await self._channel(game.channel_id)
         if channel is not None:
             await channel.send(
-                f"⏰ <@{seat.user_id}>, **{info.name}** is waiting for your move{again}. {link}".strip(),
+                f"⏰ <@{seat.user_id}>, **{info.name}** is waiting for your move{again}.{deadline} {link}".strip(),
                 allowed_mentions=ALLOWED_MENTIONS,
             )
         if not seat.dm_closed:
             try:
                 user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-                await user.send(f"⏰ Your move in **{info.name}** in <#{game.channel_id}>. {link}".strip())
+                await user.send(
+                    f"⏰ Your move in **{info.name}** in <#{game.channel_id}>.{deadline} {link}".strip()
+                )
             except discord.HTTPException:
                 log.info("reminder DM to %s failed", seat.user_id)
 
@@ -767,6 +790,17 @@ class Table:
             return None
         await self.service.store.remember_message(game.id, "thread", thread.id, thread.id, game.version)
         return thread
+
+    async def deadline_line(self, game: GameRecord, seats: list[SeatRecord]) -> str:
+        """The waiting seats' deadlines as Discord timestamps (each reader sees their own local time).
+        One line when they agree; per player when quiet hours moved some of them."""
+        deadlines = await self.service.deadlines(game)
+        if not deadlines:
+            return ""
+        if len(set(deadlines.values())) == 1:
+            return f"⏳ Deadline {when_text(next(iter(deadlines.values())))}"
+        parts = [f"{seats[seat].name} {when_text(due)}" for seat, due in sorted(deadlines.items())]
+        return "⏳ Deadline " + "; ".join(parts)
 
     async def turn_link(self, game: GameRecord) -> str:
         """A jump link to the game's latest turn message, or '' before one was posted."""

@@ -1,8 +1,15 @@
-"""Clock settings of a table and of a guild, and quiet-hours arithmetic. Pure functions."""
+"""Clock settings of a table and of a guild, and quiet-hours arithmetic. Pure functions.
+
+Quiet hours are a player's local wall-clock hours. With an IANA time zone they follow its daylight
+saving changes (zoneinfo); without one, the fixed UTC offset the player gave is used, as before.
+"""
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from functools import lru_cache
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, Field
 
@@ -28,6 +35,8 @@ class GuildSettings(BaseModel):
     disabled_games: list[str] = Field(default_factory=list)
     channels: list[int] = Field(default_factory=list)
     """If not empty, games can be started only in these channels."""
+    calendar: bool = False
+    """Keep one Discord scheduled event per game with a deadline, showing the current one."""
 
 
 class TableSettings(BaseModel):
@@ -38,6 +47,9 @@ class TableSettings(BaseModel):
     on_timeout: TimeoutPolicy | None = None
     ai_strength: int = Field(default=2, ge=1, le=3)
     """How well the table's computer seats (and autopilots) play: 1 casual, 3 their best."""
+    strict_clocks: bool = False
+    """Deadlines fall exactly N hours after the turn starts, even inside a player's quiet hours
+    (a tournament table); by default a deadline waits for the end of the player's quiet period."""
 
     def resolved(self, guild: GuildSettings) -> TableSettings:
         return TableSettings(
@@ -45,32 +57,105 @@ class TableSettings(BaseModel):
             deadline_hours=guild.deadline_hours if self.deadline_hours is None else self.deadline_hours,
             on_timeout=guild.on_timeout if self.on_timeout is None else self.on_timeout,
             ai_strength=self.ai_strength,
+            strict_clocks=self.strict_clocks,
         )
 
 
+def time_zone_names() -> list[str]:
+    """Every IANA zone name this machine knows (system tzdata, or the `tzdata` package), sorted."""
+    return _zone_names()
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> list[str]:
+    return sorted(available_timezones())
+
+
+def matching_time_zones(typed: str, limit: int = 25) -> list[str]:
+    """Zones whose name contains what the player typed (spaces count as underscores): names that
+    start with it first, so "paris" offers Europe/Paris and "new y" America/New_York."""
+    wanted = typed.strip().lower().replace(" ", "_")
+    names = time_zone_names()
+    if not wanted:
+        return names[:limit]
+    hits = [name for name in names if wanted in name.lower()]
+    hits.sort(key=lambda name: (not name.lower().split("/")[-1].startswith(wanted), name))
+    return hits[:limit]
+
+
+def valid_time_zone(name: str) -> str | None:
+    """The zone's canonical spelling if `name` is a known IANA zone (any letter case), else None."""
+    cleaned = name.strip().replace(" ", "_")
+    lowered = cleaned.lower()
+    for known in time_zone_names():
+        if known.lower() == lowered:
+            return known
+    return None
+
+
+@lru_cache(maxsize=512)
+def _zone(name: str) -> tzinfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
 class QuietHours(BaseModel):
+    """Hours [start, end) of a player's local day when the bot must not ping them."""
+
     start: int = Field(ge=0, le=23)
     end: int = Field(ge=0, le=23)
     utc_offset_minutes: int = Field(default=0, ge=-12 * 60, le=14 * 60)
+    time_zone: str | None = None
+    """An IANA name (Europe/Paris); when set it wins over `utc_offset_minutes`."""
+
+    def zone(self) -> tzinfo:
+        if self.time_zone:
+            return _zone(self.time_zone)
+        return timezone(timedelta(minutes=self.utc_offset_minutes))
+
+    def local(self, when: float) -> datetime:
+        return datetime.fromtimestamp(when, self.zone())
 
     def contains(self, when: float) -> bool:
-        hour = ((when + self.utc_offset_minutes * 60) % 86400) / 3600
         if self.start == self.end:
             return False
+        moment = self.local(when)
+        hour = moment.hour + moment.minute / 60 + moment.second / 3600
         if self.start < self.end:
             return self.start <= hour < self.end
         return hour >= self.start or hour < self.end
 
     def next_allowed(self, when: float) -> float:
-        """`when`, or the end of the quiet period it falls in."""
+        """`when`, or the end of the quiet period it falls in (the first local `end`:00 after it)."""
         if not self.contains(when):
             return when
-        local = when + self.utc_offset_minutes * 60
-        day_start = local - local % 86400
-        end = day_start + self.end * 3600
-        if end <= local:
-            end += 86400
-        return end - self.utc_offset_minutes * 60
+        day = self.local(when).date()
+        for offset in range(3):
+            end = self._at(day + timedelta(days=offset), self.end)
+            if end > when:
+                return end
+        return when  # unreachable: a local day is never longer than two days
+
+    def next_start(self, when: float) -> float:
+        """When the next quiet period begins (for telling the player), strictly after `when`."""
+        day = self.local(when).date()
+        for offset in range(3):
+            start = self._at(day + timedelta(days=offset), self.start)
+            if start > when:
+                return start
+        return when
+
+    def _at(self, day: date, hour: int) -> float:
+        """Unix time of `hour`:00 local on `day`. An hour skipped by a DST jump (02:00 on a spring
+        morning) resolves, with fold=0, to the instant just after the gap, which is what "the quiet
+        period ends at 2" must mean on that day."""
+        return datetime(day.year, day.month, day.day, hour, tzinfo=self.zone()).timestamp()
+
+    def label(self) -> str:
+        where = self.time_zone or f"UTC{self.utc_offset_minutes / 60:+g}"
+        return f"{self.start:02d}:00–{self.end:02d}:00 ({where})"
 
 
 def reminder_due(now: float, hours: float | None, quiet: QuietHours | None) -> float | None:
@@ -80,5 +165,22 @@ def reminder_due(now: float, hours: float | None, quiet: QuietHours | None) -> f
     return quiet.next_allowed(due) if quiet else due
 
 
-def deadline_due(now: float, hours: float | None) -> float | None:
-    return now + hours * HOUR if hours else None
+def deadline_due(
+    now: float, hours: float | None, quiet: QuietHours | None = None, *, strict: bool = False
+) -> float | None:
+    """A seat's deadline: `hours` from now, moved out of the player's quiet hours unless the table
+    chose strict clocks (then everyone gets exactly the same time, wherever they sleep)."""
+    if not hours:
+        return None
+    due = now + hours * HOUR
+    return due if strict or quiet is None else quiet.next_allowed(due)
+
+
+def discord_time(when: float, style: str = "F") -> str:
+    """A Discord timestamp: every reader's client shows it in their own local time and language."""
+    return f"<t:{int(when)}:{style}>"
+
+
+def when_text(when: float) -> str:
+    """ "Friday, 15 January 2027 20:00 (in 12 hours)" as each reader's client renders it."""
+    return f"{discord_time(when, 'F')} ({discord_time(when, 'R')})"

@@ -36,6 +36,8 @@ class Palette:
     good: Color = (30, 120, 60)
     bad: Color = (180, 30, 30)
     highlight: Color = (255, 214, 102)
+    changed: Color = (222, 0, 132)
+    """Frames around what changed since a player's last move: a magenta no seat colour is close to."""
     seats: tuple[Color, ...] = (
         (0, 114, 178),  # blue
         (213, 94, 0),  # vermillion
@@ -198,7 +200,11 @@ class Sheet:
 
     width: int = WIDTH
     background: Color = Palette.background
+    changed: frozenset[str] = frozenset()
+    """Keys of the parts that changed since the viewer's last move (the renderer's own names, such as
+    "C5" or "coins:1"); painters check them and call `mark` with where they drew that part."""
     _blocks: list[tuple[int, object]] = field(default_factory=list)
+    _marks: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     @property
     def inner(self) -> int:
@@ -271,18 +277,33 @@ class Sheet:
     def space(self, height: int = 16) -> None:
         self._blocks.append((height, lambda draw, y: None))
 
+    def mark(self, key: str, box: tuple[int, int, int, int]) -> None:
+        """Frame `box` once everything is drawn, if the part called `key` changed."""
+        if key in self.changed:
+            self._marks.append(box)
+
     def image(self) -> Image.Image:
         total = MARGIN * 2 + sum(height for height, _ in self._blocks)
         image = Image.new("RGB", (self.width, max(total, 200)), self.background)
         draw = ImageDraw.Draw(image)
         y = MARGIN
+        self._marks.clear()
         for height, paint in self._blocks:
             paint(draw, y)  # type: ignore[operator]
             y += height
+        for box in self._marks:  # on top of every block, so no later block hides a frame
+            frame_changed(draw, box)
         return image
 
     def png(self) -> bytes:
         return to_png(self.image())
+
+
+def frame_changed(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+    """A thick magenta frame with a white inner edge: visible on light cells and on seat colours."""
+    x0, y0, x1, y1 = box
+    draw.rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), outline=Palette.changed, width=6)
+    draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=(255, 255, 255), width=2)
 
 
 def join_nonempty(parts: Iterable[str], separator: str = " · ") -> str:

@@ -36,12 +36,14 @@ from renderer.canvas import (
     to_png,
     wrap,
 )
+from renderer.changes import Changes, change
 from rules.city_of_iron.view import (
     BuildingInfo,
     CardInfo,
     CityOfIronView,
     FinalInfo,
     GoodInfo,
+    PlayerInfo,
     ScoreLine,
     TownInfo,
 )
@@ -533,6 +535,10 @@ def _players_table(sheet: Sheet, view: CityOfIronView) -> None:
                 draw, (x + columns[4][1] // 2, mid), str(info.hand_size), size=28, bold=True, anchor="mm"
             )
             x += columns[4][1]
+            cell_left = LEFT + name_width
+            for key, (_, cell_width) in zip(PLAYER_FIELDS, columns, strict=True):
+                sheet.mark(f"{key}:{seat}", (cell_left, top, cell_left + cell_width, top + row - 4))
+                cell_left += cell_width
             acts = str(info.actions_left) if in_actions else ("…" if info.choosing else "–")
             draw_text(
                 draw,
@@ -720,6 +726,7 @@ def _building_row(sheet: Sheet, view: CityOfIronView) -> None:
 
     def paint(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
         _building_tile(draw, x, y, width, height, row[index])
+        sheet.mark(f"row:{index}", (x, y, x + width, y + height))
 
     _tiles(sheet, len(row), 4 if len(row) > 6 else 3, layout, paint)
 
@@ -808,6 +815,7 @@ def _goods_table(sheet: Sheet, view: CityOfIronView, goods: Sequence[GoodInfo] |
             for seat, amount in enumerate(good.amounts):
                 left = x + seat * seat_width
                 cell = (left + 6, top + 4, left + seat_width - 6, top + row - 4)
+                sheet.mark(f"good:{good.id}:{seat}", cell)
                 color = Palette.seat(seat)
                 if amount and amount == first:
                     draw.rounded_rectangle(cell, radius=8, fill=color)
@@ -1340,8 +1348,8 @@ def _scoreboard(sheet: Sheet, view: CityOfIronView, final: FinalInfo) -> None:
 # ---- the pictures ------------------------------------------------------------------------------
 
 
-def _public(view: CityOfIronView) -> Sheet:
-    sheet = Sheet()
+def _public(view: CityOfIronView, marks: frozenset[str]) -> Sheet:
+    sheet = Sheet(changed=marks)
     if view.finished and view.final is not None:
         _header(sheet, view, "City of Iron — final scores")
         _scoreboard(sheet, view, view.final)
@@ -1369,10 +1377,10 @@ def _public(view: CityOfIronView) -> Sheet:
     return sheet
 
 
-def _seat_sheet(view: CityOfIronView) -> Sheet:
+def _seat_sheet(view: CityOfIronView, marks: frozenset[str]) -> Sheet:
     seat = view.seat
     assert seat is not None
-    sheet = Sheet()
+    sheet = Sheet(changed=marks)
     me = view.seats[seat]
     _header(sheet, view, f"City of Iron — {me.name}'s cards", Palette.seat(seat))
     if view.finished and view.final is not None:
@@ -1398,7 +1406,54 @@ def _seat_sheet(view: CityOfIronView) -> Sheet:
     return sheet
 
 
-def render(view: View) -> bytes:
+def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
+    """The board (or a seat's sheet); `marks` are cells to frame as changed since the viewer's move."""
     assert isinstance(view, CityOfIronView), "renderer.city_of_iron draws City of Iron views"
-    sheet = _public(view) if view.seat is None else _seat_sheet(view)
+    sheet = _public(view, marks) if view.seat is None else _seat_sheet(view, marks)
     return to_png(sheet.image())
+
+
+PLAYER_FIELDS = ("vp", "income", "coins", "science", "hand", "acts")
+"""The nations table's number columns, in drawing order: the keys its changed cells are marked by."""
+
+
+def _numbers(info: PlayerInfo) -> dict[str, int]:
+    return {
+        "vp": info.vp,
+        "income": info.income + info.income_bonus,
+        "coins": info.coins,
+        "science": info.science,
+        "hand": info.hand_size,
+    }
+
+
+def changes(old: View, new: View) -> Changes:
+    """Cells of the nations table, the goods table and the building row that changed between two views
+    of the same viewer, with the changes in words."""
+    assert isinstance(old, CityOfIronView) and isinstance(new, CityOfIronView)
+    marks: set[str] = set()
+    lines: list[str] = []
+    labels = {"vp": "VP", "income": "income", "coins": "coins", "science": "science", "hand": "cards in hand"}
+    for seat, (before, after) in enumerate(zip(old.seats, new.seats, strict=True)):
+        was, now = _numbers(before), _numbers(after)
+        for key, label in labels.items():
+            if was[key] != now[key]:
+                marks.add(f"{key}:{seat}")
+                lines.append(change(f"{after.name}: {label}", was[key], now[key]))
+        if before.actions_left != after.actions_left and new.phase == "actions":
+            marks.add(f"acts:{seat}")
+    goods_before = {good.id: good.amounts for good in old.goods}
+    for good in new.goods:
+        amounts = goods_before.get(good.id, [0] * len(good.amounts))
+        for seat, (was_amount, now_amount) in enumerate(zip(amounts, good.amounts, strict=False)):
+            if was_amount != now_amount:
+                marks.add(f"good:{good.id}:{seat}")
+                lines.append(change(f"{new.seats[seat].name}: {good.name}", was_amount, now_amount))
+    old_row = [info.uid if info else None for info in old.row]
+    for index, info in enumerate(new.row):
+        if (old_row[index] if index < len(old_row) else None) != (info.uid if info else None):
+            marks.add(f"row:{index}")
+            lines.append(f"Building row: {info.name if info else 'an empty space'} in space {index + 1}")
+    if old.round != new.round:
+        lines.insert(0, f"Round {old.round} → {new.round}")
+    return Changes(marks=frozenset(marks), lines=tuple(lines))

@@ -31,6 +31,7 @@ from renderer.canvas import (
     to_png,
     wrap,
 )
+from renderer.changes import Changes, change
 from renderer.registry import Overlay
 from rules.core import View
 from rules.iron_and_brass.state import COLUMNS, IronAndBrassView, PieceView, parse_square
@@ -110,6 +111,7 @@ def _map(
     attacks: Iterable[str] = (),
     focus: str | None = None,
 ) -> None:
+    """The board; squares named in `sheet.changed` get the "changed since your move" frame."""
     size = view.size
     cell = _cell(size, sheet.width)
     board = cell * size
@@ -202,6 +204,9 @@ def _map(
         if focus is not None:
             x0, y0, x1, y1 = box(focus)
             draw.rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), outline=Palette.ink, width=6)
+        for square in sheet.changed:
+            if parse_square(square, size) is not None:
+                sheet.mark(square, box(square))
 
     sheet.block(height, paint)
 
@@ -311,17 +316,20 @@ def _captions(sheet: Sheet, view: IronAndBrassView) -> None:
         sheet.paragraph(line, size=24, bold=line.startswith(("Last", view.players[0], view.players[1])))
 
 
-def _sheet(view: View, subtitle: str | None = None) -> tuple[Sheet, IronAndBrassView]:
+def _sheet(
+    view: View, subtitle: str | None = None, marks: frozenset[str] = frozenset()
+) -> tuple[Sheet, IronAndBrassView]:
     assert isinstance(view, IronAndBrassView), "renderer.iron_and_brass draws Iron & Brass views"
-    sheet = Sheet()
+    sheet = Sheet(changed=marks)
     sheet.title("Iron & Brass", subtitle=subtitle or view.headline)
     if view.finished:
         sheet.paragraph(view.reason + ".", size=28, bold=True, color=Palette.accent)
     return sheet, view
 
 
-def render(view: View) -> bytes:
-    sheet, game = _sheet(view)
+def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
+    """The board; `marks` are squares to frame as changed since the viewer's last move."""
+    sheet, game = _sheet(view, marks=marks)
     _seat_panels(sheet, game)
     sheet.space(4)
     _map(sheet, game)
@@ -372,6 +380,53 @@ def render_range(view: View, square: str) -> bytes:
         for line in wrap(note, sheet.inner, 24):
             sheet.paragraph(line, size=24)
     return to_png(sheet.image())
+
+
+def changes(old: View, new: View) -> Changes:
+    """Squares whose piece or build changed (moved, arrived, destroyed, disabled, repaired), and each
+    player's gold and crew, between two views of the same viewer."""
+    assert isinstance(old, IronAndBrassView) and isinstance(new, IronAndBrassView)
+    names = new.players
+
+    def piece(view: IronAndBrassView, square: str) -> tuple[int, str, bool] | None:
+        found = view.piece_at(square)
+        return (found.owner, found.name, found.disabled) if found else None
+
+    def build(view: IronAndBrassView, square: str) -> tuple[int, str] | None:
+        found = next((b for b in view.builds if b.square == square), None)
+        return (found.owner, found.name) if found else None
+
+    squares = {p.square for p in [*old.pieces, *new.pieces]} | {b.square for b in [*old.builds, *new.builds]}
+    marks: set[str] = set()
+    lines: list[str] = []
+    for square in sorted(squares, key=lambda sq: (sq[0], int(sq[1:]))):
+        was, now = piece(old, square), piece(new, square)
+        if was != now:
+            marks.add(square)
+            if now is None:
+                lines.append(f"{square}: {names[was[0]]}'s {was[1]} is gone")
+            elif was is None or was[:2] != now[:2]:
+                lines.append(
+                    f"{square}: {names[now[0]]}'s {now[1]} now here" + (" (disabled)" if now[2] else "")
+                )
+            else:
+                lines.append(
+                    f"{square}: {names[now[0]]}'s {now[1]} " + ("disabled" if now[2] else "repaired")
+                )
+        planned, planned_now = build(old, square), build(new, square)
+        if planned != planned_now:
+            marks.add(square)
+            if planned_now is not None:
+                article = "an" if planned_now[1][:1].lower() in "aeiou" else "a"
+                lines.append(f"{square}: {names[planned_now[0]]} is building {article} {planned_now[1]}")
+    for before, after in zip(old.seats, new.seats, strict=True):
+        for label, was_amount, now_amount in (
+            ("gold", before.gold, after.gold),
+            ("crew", before.crew, after.crew),
+        ):
+            if was_amount != now_amount:
+                lines.append(change(f"{after.name}: {label}", was_amount, now_amount))
+    return Changes(marks=frozenset(marks), lines=tuple(lines))
 
 
 def _range_overlay(view: View, target: str | None) -> bytes:

@@ -9,6 +9,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from renderer.changes import Changes, field_changes, with_banner
 from rules.core import View
 
 Renderer = Callable[[View], bytes]
@@ -63,3 +64,23 @@ def renderer_for(game_id: str) -> Renderer:
 def render(view: View) -> bytes:
     """PNG bytes of `view`; pure CPU work, so callers run it in a thread."""
     return renderer_for(view.game)(view)
+
+
+def changes_between(old: View, new: View) -> Changes:
+    """What differs from `old` to `new`: the game's own `changes` hook, else the view's fields."""
+    if old.game != new.game or old.seat != new.seat:
+        raise ValueError("changes are only drawn between two views of the same game for the same viewer")
+    describe = getattr(_module(new.game), "changes", None)
+    return describe(old, new) if describe is not None else field_changes(old, new)
+
+
+def render_changes(old: View, new: View) -> tuple[bytes, list[str]]:
+    """`new` drawn with what changed since `old` framed (games with a `changes` hook draw the frames
+    through `render(view, marks=...)`), under a banner of the changes in words; and those words."""
+    changes = changes_between(old, new)
+    module = _module(new.game)
+    if changes.marks and module is not None:
+        png = module.render(new, marks=changes.marks)
+    else:
+        png = renderer_for(new.game)(new)
+    return with_banner(png, changes), list(changes.lines)

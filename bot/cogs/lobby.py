@@ -119,6 +119,9 @@ class Lobby(
             if game.state is not None:
                 view = await service.view(game, None)
                 lines.append(f"Now: {view.headline} (move {game.version})")
+                deadline = await self.table.deadline_line(game, seats)
+                if deadline:
+                    lines.append(deadline)
             options = ", ".join(f"{k}={v}" for k, v in game.options.items())
             if options:
                 lines.append(f"Options: {options}")
@@ -137,6 +140,7 @@ class Lobby(
             )
             if done:
                 await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
+                self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
                 await self.table.close_lobby(game, "🛑 Abandoned.")
             else:
                 await reply.send(
@@ -152,6 +156,7 @@ class Lobby(
         reminder_hours="Hours before a waiting player is reminded (0 = never)",
         deadline_hours="Hours per move (0 = no deadline)",
         on_timeout="What happens when a player runs out of time",
+        strict="Exact deadlines even in a player's quiet hours (default: a deadline waits until they end)",
     )
     async def clock(
         self,
@@ -159,6 +164,7 @@ class Lobby(
         reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
         deadline_hours: app_commands.Range[float, 0.0, 720.0] | None = None,
         on_timeout: Literal["skip", "default", "replace", "autopilot"] | None = None,
+        strict: bool | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             game, clock = await self.bot.service.set_table_clock(
@@ -168,10 +174,16 @@ class Lobby(
                 reminder_hours=reminder_hours,
                 deadline_hours=deadline_hours,
                 on_timeout=on_timeout,
+                strict_clocks=strict,
             )
             reminders = f"after {clock.reminder_hours:g} h" if clock.reminder_hours else "off"
             deadline = (
                 f"{clock.deadline_hours:g} h per move; then {TIMEOUT_POLICIES[clock.on_timeout or 'skip']}"
+                + (
+                    " (strict: quiet hours do not move it)"
+                    if clock.strict_clocks
+                    else " (moved to the end of a player's quiet hours)"
+                )
                 if clock.deadline_hours
                 else "none"
             )
@@ -187,7 +199,8 @@ class Lobby(
     @app_commands.describe(on="true to go on vacation, false to come back")
     async def vacation(self, interaction: discord.Interaction, on: bool = True) -> None:
         async def work(reply: Reply) -> None:
-            await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
+            game = await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
+            self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
             text = (
                 f"🏖️ {interaction.user.mention} is on vacation: no reminders or deadline for them until they are back."
                 if on

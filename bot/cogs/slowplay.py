@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Literal
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.calendar import MISSING_PERMISSION, can_manage_events
 from bot.reply import Reply
 from bot.service import UserError
-from bot.timing import TIMEOUT_POLICIES, GuildSettings
+from bot.timing import (
+    TIMEOUT_POLICIES,
+    GuildSettings,
+    QuietHours,
+    discord_time,
+    matching_time_zones,
+    when_text,
+)
 from rules import registry
 
 if TYPE_CHECKING:
@@ -18,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class SlowPlay(commands.Cog):
-    me = app_commands.Group(name="me", description="Your own settings: quiet hours for reminders")
+    me = app_commands.Group(name="me", description="Your own settings: time zone and quiet hours")
     settings = app_commands.Group(
         name="settings",
         description="This server's defaults for games (Manage Server)",
@@ -51,7 +61,10 @@ class SlowPlay(commands.Cog):
             for game, headline in waiting[:20]:
                 name = self.bot.service.rules_for(game.kind).info.name
                 link = await self.bot.table.turn_link(game) or f"<#{game.channel_id}>"
-                lines.append(f"• **{name}** #{game.id} — {headline} — {link}")
+                seat = await self.bot.service.seat_of(game, interaction.user.id)
+                due = (await self.bot.service.deadlines(game)).get(seat.seat) if seat else None
+                deadline = f" — ⏳ {when_text(due)}" if due is not None else ""
+                lines.append(f"• **{name}** #{game.id} — {headline}{deadline} — {link}")
             await reply.send("\n".join(lines))
 
         await self.bot.table.guarded(interaction, work)
@@ -66,7 +79,9 @@ class SlowPlay(commands.Cog):
             body = "\n".join(f"• {line}" for line in lines[-30:]) or "Nothing has happened."
             if len(lines) > 30:
                 body = f"… {len(lines) - 30} earlier lines in `/game history`\n" + body
-            await self.bot.table.board(reply, game, heading=f"**Since your last turn** ({since})\n{body}")
+            await self.bot.table.catch_up_board(
+                reply, game, last, heading=f"**Since your last turn** ({since})\n{body}"
+            )
 
         await self.bot.table.guarded(interaction, work)
 
@@ -126,7 +141,7 @@ class SlowPlay(commands.Cog):
     @app_commands.describe(
         start="Hour quiet time starts (0-23), e.g. 22; leave both empty to turn quiet hours off",
         end="Hour quiet time ends (0-23), e.g. 7",
-        utc_offset="Your time zone as hours from UTC, e.g. 1 or -5 or 5.5",
+        utc_offset="Only without /me timezone: hours from UTC, e.g. 1 or -5 or 5.5",
     )
     async def quiet(
         self,
@@ -140,32 +155,56 @@ class SlowPlay(commands.Cog):
                 raise UserError("Give both the start and the end hour, or neither to turn quiet hours off.")
             offset = round(utc_offset * 60)
             await self.bot.service.store.set_player(interaction.user.id, start, end, offset)
-            if start is None:
+            quiet = await self.bot.service.quiet_hours(interaction.user.id)
+            if quiet is None:
                 await reply.send("🔔 Quiet hours off: reminders may come at any hour.")
-            else:
-                await reply.send(
-                    f"🌙 Quiet hours {start:02d}:00–{end:02d}:00 (UTC{utc_offset:+g}): reminders wait until they end."
-                )
+                return
+            text = f"🌙 Quiet hours {quiet.label()}: reminders and deadlines wait until they end."
+            if quiet.time_zone is None:
+                text += " Tip: `/me timezone` follows daylight saving time for you."
+            await reply.send(text + "\n" + _next_quiet(quiet, self.bot.service.clock.now()))
 
         await self.bot.table.guarded(interaction, work)
 
-    @me.command(name="show", description="Your quiet hours")
-    async def me_show(self, interaction: discord.Interaction) -> None:
+    @me.command(name="timezone", description="Your time zone, so quiet hours follow your local clock")
+    @app_commands.describe(zone="A time zone name such as Europe/Paris or America/New_York (type to search)")
+    async def timezone(self, interaction: discord.Interaction, zone: app_commands.Range[str, 1, 64]) -> None:
         async def work(reply: Reply) -> None:
+            name = await self.bot.service.set_time_zone(interaction.user.id, zone)
+            now = self.bot.service.clock.now()
+            local = datetime.fromtimestamp(now, ZoneInfo(name)).strftime("%H:%M")
+            text = f"🌍 Time zone set to **{name}** (it is {local} there now)."
             quiet = await self.bot.service.quiet_hours(interaction.user.id)
             if quiet is None:
-                await reply.send("No quiet hours: reminders may come at any hour. Set them with `/me quiet`.")
+                text += " Set the hours you do not want to be pinged with `/me quiet`."
             else:
-                await reply.send(
-                    f"🌙 Quiet hours {quiet.start:02d}:00–{quiet.end:02d}:00,"
-                    f" UTC{quiet.utc_offset_minutes / 60:+g}."
-                )
+                text += f"\n🌙 Quiet hours {quiet.label()}. " + _next_quiet(quiet, now)
+            await reply.send(text)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @timezone.autocomplete("zone")
+    async def _zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=name) for name in matching_time_zones(current)]
+
+    @me.command(name="show", description="Your time zone and quiet hours")
+    async def me_show(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            service = self.bot.service
+            zone = await service.time_zone(interaction.user.id)
+            quiet = await service.quiet_hours(interaction.user.id)
+            lines = [f"🌍 Time zone: **{zone}**" if zone else "🌍 No time zone set (`/me timezone`)."]
+            if quiet is None:
+                lines.append("🔔 No quiet hours: reminders may come at any hour. Set them with `/me quiet`.")
+            else:
+                lines.append(f"🌙 Quiet hours {quiet.label()}. " + _next_quiet(quiet, service.clock.now()))
+            await reply.send("\n".join(lines))
 
         await self.bot.table.guarded(interaction, work)
 
     # ---- /settings ------------------------------------------------------------------------------
     async def _change(
-        self, interaction: discord.Interaction, reply: Reply, **changes: object
+        self, interaction: discord.Interaction, reply: Reply, *, note: str = "", **changes: object
     ) -> GuildSettings:
         permissions = interaction.permissions
         if not (permissions.manage_guild or permissions.administrator):
@@ -175,7 +214,7 @@ class SlowPlay(commands.Cog):
         updated = current.model_copy(update=changes)
         GuildSettings.model_validate(updated.model_dump())
         await service.store.set_guild_settings(interaction.guild_id, updated.model_dump())
-        await reply.send(_describe(updated))
+        await reply.send(_describe(updated) + (f"\n{note}" if note else ""))
         return updated
 
     @settings.command(name="show", description="This server's game settings")
@@ -207,6 +246,23 @@ class SlowPlay(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             await self._change(interaction, reply, deadline_hours=hours, on_timeout=on_timeout)
+
+        await self.bot.table.guarded(interaction, work)
+
+    @settings.command(name="calendar", description="Show each game's move deadline as a server event")
+    @app_commands.describe(enabled="Keep one scheduled event per game with deadlines (needs Manage Events)")
+    async def settings_calendar(self, interaction: discord.Interaction, enabled: bool) -> None:
+        async def work(reply: Reply) -> None:
+            calendar = self.bot.calendar
+            note = ""
+            if enabled and not can_manage_events(interaction):
+                note = f"⚠️ {MISSING_PERMISSION} Grant it to my role; until then the calendar stays empty."
+            await self._change(interaction, reply, note=note, calendar=enabled)
+            await calendar.reset(interaction.guild_id)
+            if enabled and not note:
+                self.bot.table.spawn(calendar.fill_guild(interaction.guild_id), "calendar-fill")
+            elif not enabled:
+                self.bot.table.spawn(calendar.clear_guild(interaction.guild_id), "calendar-clear")
 
         await self.bot.table.guarded(interaction, work)
 
@@ -245,6 +301,14 @@ class SlowPlay(commands.Cog):
         await self.bot.table.guarded(interaction, work)
 
 
+def _next_quiet(quiet: QuietHours, now: float) -> str:
+    """The coming quiet period as Discord timestamps, which each reader sees in their own time."""
+    if quiet.contains(now):
+        return f"Quiet now, until {when_text(quiet.next_allowed(now))}."
+    start = quiet.next_start(now)
+    return f"Next quiet period: {discord_time(start)} to {discord_time(quiet.next_allowed(start))}."
+
+
 def _describe(settings: GuildSettings) -> str:
     reminders = f"after {settings.reminder_hours:g} h" if settings.reminder_hours else "off"
     deadline = (
@@ -254,9 +318,11 @@ def _describe(settings: GuildSettings) -> str:
     )
     disabled = ", ".join(settings.disabled_games) or "none"
     channels = ", ".join(f"<#{c}>" for c in settings.channels) or "any channel"
+    calendar = "on (one event per game with a deadline)" if settings.calendar else "off"
     return (
         "⚙️ **Server game settings**\n"
         f"Reminders: {reminders}\nDeadlines: {deadline}\nGames turned off: {disabled}\nGames allowed in: {channels}\n"
+        f"Deadlines on the server calendar: {calendar}\n"
         "_Each table can choose its own clock in its lobby with `/game clock`._"
     )
 

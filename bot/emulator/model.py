@@ -39,6 +39,7 @@ P_ATTACH_FILES = 1 << 15
 P_READ_MESSAGE_HISTORY = 1 << 16
 P_USE_EXTERNAL_EMOJIS = 1 << 18
 P_USE_APPLICATION_COMMANDS = 1 << 31
+P_MANAGE_EVENTS = 1 << 33
 P_MANAGE_THREADS = 1 << 34
 P_CREATE_PUBLIC_THREADS = 1 << 35
 P_CREATE_PRIVATE_THREADS = 1 << 36
@@ -65,6 +66,7 @@ DEFAULT_BOT_PERMISSIONS = (
     | P_MANAGE_THREADS
     | P_CREATE_PUBLIC_THREADS
     | P_CREATE_PRIVATE_THREADS
+    | P_MANAGE_EVENTS
 )
 
 
@@ -358,6 +360,59 @@ class StoredMessage:
         return data
 
 
+# Guild scheduled events (Discord API).
+EVENT_EXTERNAL = 3
+EVENT_GUILD_ONLY = 2
+EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
+
+
+@dataclass
+class ScheduledEvent:
+    """A guild scheduled event as Discord stores it; times are ISO 8601 strings as sent."""
+
+    id: int
+    guild_id: int
+    creator_id: int
+    name: str
+    scheduled_start_time: str
+    entity_type: int
+    privacy_level: int = EVENT_GUILD_ONLY
+    scheduled_end_time: str | None = None
+    description: str | None = None
+    channel_id: int | None = None
+    location: str | None = None
+    status: int = EVENT_SCHEDULED
+    deleted: bool = False
+
+    @property
+    def start(self) -> dt.datetime:
+        return dt.datetime.fromisoformat(self.scheduled_start_time)
+
+    @property
+    def end(self) -> dt.datetime | None:
+        return dt.datetime.fromisoformat(self.scheduled_end_time) if self.scheduled_end_time else None
+
+    def to_json(self, world: World) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "guild_id": str(self.guild_id),
+            "channel_id": str(self.channel_id) if self.channel_id else None,
+            "creator_id": str(self.creator_id),
+            "creator": world.users[self.creator_id].to_json(),
+            "name": self.name,
+            "description": self.description,
+            "scheduled_start_time": self.scheduled_start_time,
+            "scheduled_end_time": self.scheduled_end_time,
+            "privacy_level": self.privacy_level,
+            "status": self.status,
+            "entity_type": self.entity_type,
+            "entity_id": None,
+            "entity_metadata": {"location": self.location} if self.location is not None else None,
+            "user_count": 0,
+            "image": None,
+        }
+
+
 @dataclass
 class Command:
     """A registered application command (as synced by the bot), with the id we assigned."""
@@ -433,6 +488,7 @@ class World:
         self.commands: dict[int, Command] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.dm_by_user: dict[int, int] = {}
+        self.scheduled_events: dict[int, ScheduledEvent] = {}
         owner = self._new_user(f"{app_name}-owner")
         bot = self._new_user(app_name, bot=True)
         self.app = Application(id=bot.id, name=app_name, bot_user_id=bot.id, owner_id=owner.id)

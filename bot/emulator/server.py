@@ -25,6 +25,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -32,16 +33,24 @@ from aiohttp import web
 from .gateway import Gateway
 from .model import (
     DM,
+    EVENT_ACTIVE,
+    EVENT_CANCELED,
+    EVENT_COMPLETED,
+    EVENT_EXTERNAL,
+    EVENT_GUILD_ONLY,
+    EVENT_SCHEDULED,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     P_ATTACH_FILES,
     P_EMBED_LINKS,
+    P_MANAGE_EVENTS,
     P_SEND_MESSAGES,
     P_SEND_MESSAGES_IN_THREADS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     Command,
     InteractionRecord,
+    ScheduledEvent,
     StoredMessage,
     World,
 )
@@ -226,6 +235,25 @@ class FakeDiscord:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def set_bot_permissions(self, guild_id: int, permissions: int) -> None:
+        """Replace the permissions of the bot's own (managed) role in a guild, as an admin would in the
+        server settings; the bot's cache hears of it through GUILD_ROLE_UPDATE."""
+        guild = self.world.guilds[guild_id]
+        role = next(r for r in guild.roles.values() if r.managed)
+        role.permissions = permissions
+        self._notify("GUILD_ROLE_UPDATE", lambda: {"guild_id": str(guild_id), "role": role.to_json()})
+
+    def set_bot_can_manage_events(self, guild_id: int, allowed: bool) -> None:
+        """The per-guild switch for the calendar: without Manage Events, Discord answers 403/50013."""
+        guild = self.world.guilds[guild_id]
+        role = next(r for r in guild.roles.values() if r.managed)
+        bits = role.permissions | P_MANAGE_EVENTS if allowed else role.permissions & ~P_MANAGE_EVENTS
+        self.set_bot_permissions(guild_id, bits)
+
+    def scheduled_events(self, guild_id: int) -> list[ScheduledEvent]:
+        """The guild's scheduled events as its members see them in the calendar, oldest first."""
+        return [e for e in self.world.scheduled_events.values() if e.guild_id == guild_id and not e.deleted]
+
     def set_dms_open(self, user_id: int, is_open: bool) -> None:
         self.world.users[user_id].dms_open = is_open
 
@@ -354,6 +382,11 @@ class FakeDiscord:
         r.add_get(api + "/guilds/{gid}/channels", self._get_guild_channels)
         r.add_get(api + "/guilds/{gid}/roles", self._get_guild_roles)
         r.add_get(api + "/guilds/{gid}/members/{uid}", self._get_member)
+        r.add_get(api + "/guilds/{gid}/scheduled-events", self._list_events)
+        r.add_post(api + "/guilds/{gid}/scheduled-events", self._create_event)
+        r.add_get(api + "/guilds/{gid}/scheduled-events/{eid}", self._get_event)
+        r.add_patch(api + "/guilds/{gid}/scheduled-events/{eid}", self._patch_event)
+        r.add_delete(api + "/guilds/{gid}/scheduled-events/{eid}", self._delete_event)
         r.add_get(api + "/channels/{cid}", self._get_channel)
         r.add_post(api + "/channels/{cid}/typing", self._typing)
         r.add_get(api + "/channels/{cid}/messages", self._list_messages)
@@ -602,6 +635,111 @@ class FakeDiscord:
     async def _thread_member(self, request: web.Request) -> web.Response:
         self._channel(request)
         return no_content()
+
+    # ------------------------------------------------------------------ guild scheduled events
+    def _event(self, request: web.Request) -> ScheduledEvent:
+        guild = self._guild(request)
+        event = self.world.scheduled_events.get(int(request.match_info["eid"]))
+        if event is None or event.deleted or event.guild_id != guild.id:
+            raise ApiError(404, 10070, "Unknown Guild Scheduled Event")
+        return event
+
+    def _check_manage_events(self, guild_id: int) -> None:
+        if not self.world.permissions(guild_id, self.bot_user_id) & P_MANAGE_EVENTS:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    async def _list_events(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        return json_response([e.to_json(self.world) for e in self.scheduled_events(guild.id)])
+
+    async def _get_event(self, request: web.Request) -> web.Response:
+        return json_response(self._event(request).to_json(self.world))
+
+    async def _create_event(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        self._check_manage_events(guild.id)
+        payload, _ = await read_body(request)
+        for required in ("name", "privacy_level", "scheduled_start_time", "entity_type"):
+            if payload.get(required) is None:
+                raise invalid_form(required, "This field is required")
+        event = ScheduledEvent(
+            id=self.world.snowflake(),
+            guild_id=guild.id,
+            creator_id=self.bot_user_id,
+            name="",
+            scheduled_start_time="",
+            entity_type=0,
+        )
+        self._apply_event_payload(event, payload)
+        self.world.scheduled_events[event.id] = event
+        return json_response(event.to_json(self.world))
+
+    async def _patch_event(self, request: web.Request) -> web.Response:
+        event = self._event(request)
+        self._check_manage_events(event.guild_id)
+        payload, _ = await read_body(request)
+        if "status" in payload:
+            allowed = {
+                EVENT_SCHEDULED: {EVENT_ACTIVE, EVENT_CANCELED},
+                EVENT_ACTIVE: {EVENT_COMPLETED},
+            }.get(event.status, set())
+            if int(payload["status"]) != event.status and int(payload["status"]) not in allowed:
+                raise invalid_form("status", "Invalid Guild Scheduled Event Status transition")
+        if event.status in (EVENT_COMPLETED, EVENT_CANCELED):
+            raise invalid_form("status", "Cannot edit a finished event")
+        self._apply_event_payload(event, payload)
+        return json_response(event.to_json(self.world))
+
+    async def _delete_event(self, request: web.Request) -> web.Response:
+        event = self._event(request)
+        self._check_manage_events(event.guild_id)
+        event.deleted = True
+        return no_content()
+
+    @staticmethod
+    def _apply_event_payload(event: ScheduledEvent, payload: dict[str, Any]) -> None:
+        """Check a create/edit body the way Discord does for the fields a bot can send, then apply it."""
+        if "name" in payload:
+            name = str(payload["name"] or "")
+            if not 1 <= len(name) <= 100:
+                raise invalid_form("name", "Must be between 1 and 100 in length.")
+            event.name = name
+        if "description" in payload:
+            description = payload["description"]
+            if description is not None and len(str(description)) > 1000:
+                raise invalid_form("description", "Must be 1000 or fewer in length.")
+            event.description = description
+        if "privacy_level" in payload:
+            if int(payload["privacy_level"]) != EVENT_GUILD_ONLY:
+                raise invalid_form("privacy_level", "Value must be one of {2}.")
+            event.privacy_level = EVENT_GUILD_ONLY
+        for key in ("scheduled_start_time", "scheduled_end_time"):
+            if key in payload and payload[key] is not None:
+                try:
+                    when = datetime.fromisoformat(str(payload[key]))
+                except ValueError:
+                    raise invalid_form(key, "Could not parse the date.") from None
+                if when.tzinfo is None:
+                    raise invalid_form(key, "Could not parse the date (no time zone).")
+                setattr(event, key, str(payload[key]))
+        if "entity_type" in payload:
+            event.entity_type = int(payload["entity_type"])
+        if "status" in payload:
+            event.status = int(payload["status"])
+        metadata = payload.get("entity_metadata")
+        if isinstance(metadata, dict) and "location" in metadata:
+            event.location = metadata["location"]
+        if event.entity_type == EVENT_EXTERNAL:
+            if not event.location or not 1 <= len(event.location) <= 100:
+                raise invalid_form("entity_metadata.location", "Must be between 1 and 100 in length.")
+            if event.end is None:
+                raise invalid_form("scheduled_end_time", "External events need an end time.")
+            if event.channel_id is not None:
+                raise invalid_form("channel_id", "External events have no channel.")
+        elif event.entity_type not in (1, 2):
+            raise invalid_form("entity_type", "Value must be one of {1, 2, 3}.")
+        if event.end is not None and event.end <= event.start:
+            raise invalid_form("scheduled_end_time", "The end must be after the start.")
 
     # ------------------------------------------------------------------ channel messages
     async def _list_messages(self, request: web.Request) -> web.Response:

@@ -354,3 +354,79 @@ async def test_autopilot_plays_a_dropped_seat_until_a_substitute_takes_it(tmp_pa
         seats = await w.bot.service.store.seats(game.id)
         assert seats[1].user_id == dave.id and not seats[1].dropped
         assert not w.server.errors, w.server.errors
+
+
+async def test_catchup_picture_marks_what_changed_from_public_views_only(tmp_path):
+    """The picture compares the public board at the caller's last move with the public board now:
+    the same bytes as drawing those two public views, never the caller's own hand."""
+    from renderer.registry import render_changes
+
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], seed=9)
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        await take_turn(w, "table", bob, lambda c: c[0])
+        await w.settle()
+        caught = await alice.slash(table, "catchup")
+        ((name, png, alt),) = caught.files
+        assert name.startswith("catchup-") and "Changed since your last move: Changed:" in alt
+        service = w.bot.service
+        game = await service.store.latest_game_in(table)
+        rules = service.rules_for(game.kind)
+        then, now = await service.state_at(game, 1), await service.state(game)
+        public, _ = render_changes(rules.view(then, None), rules.view(now, None))
+        private, _ = render_changes(rules.view(then, 0), rules.view(now, 0))
+        assert png == public and png != private
+        assert not w.server.errors, w.server.errors
+
+
+async def test_catchup_frames_the_squares_that_changed_on_an_iron_and_brass_map(tmp_path):
+    import io
+    import re
+
+    from PIL import Image
+
+    from renderer.canvas import Palette
+    from renderer.changes import Changes, with_banner
+    from renderer.iron_and_brass import render
+
+    def alt_lines(alt: str) -> list[str]:
+        return alt.split("Changed since your last move: ", 1)[1].rstrip(".").split("; ")
+
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game="iron-and-brass", seed=4, options="board_size=10")
+
+        def builder(choices):
+            """Train and commission, then pick a square: the board fills up."""
+            wanted = [c for c in choices if c[0].startswith(("Train", "Commission"))]
+            others = [c for c in choices if not c[0].startswith(("Mine", "Hire", "End", "Cancel"))]
+            return (wanted or others or choices)[0]
+
+        def end_turn(choices):
+            return next((c for c in choices if c[0].startswith("End")), choices[0])
+
+        for _ in range(4):  # two builds: choose, then the square
+            await take_turn(w, "table", alice, builder)
+            await w.settle()
+        await take_turn(w, "table", alice, end_turn)  # her last move; bob's builds come after it
+        await w.settle()
+        for _ in range(4):
+            await take_turn(w, "table", bob, builder)
+            await w.settle()
+        caught = await alice.slash(table, "catchup")
+        ((_, png, alt),) = caught.files
+        assert re.search(r"Changed since your last move: .*\b[A-J]\d{1,2}: ", alt), alt
+        game = await w.bot.service.store.latest_game_in(table)
+        now = await w.bot.service.view(game, None)
+        unframed = with_banner(render(now), Changes(lines=tuple(alt_lines(alt))))
+
+        def magenta(data: bytes) -> int:
+            image = Image.open(io.BytesIO(data)).convert("RGB")
+            return sum(n for n, color in image.getcolors(1 << 20) if color == Palette.changed)
+
+        assert magenta(png) > magenta(unframed) + 1000  # the frames around the changed squares
+        assert not w.server.errors, w.server.errors

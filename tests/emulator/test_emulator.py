@@ -460,3 +460,39 @@ async def test_raw_callback_rules(env: Env) -> None:
     assert [m.content for m in server.user(env.alice).visible(env.channel)] == ["done", "public"]
     assert [m.content for m in server.public_messages(env.channel)] == ["public"]
     assert len(server.errors) == 2  # the double ack and the oversized content
+
+
+async def test_scheduled_events_as_discord_py_sends_them(env: Env, bot: commands.Bot) -> None:
+    """Create, list, edit and delete an external event through discord.py's own calls; a body Discord
+    would refuse is recorded; without Manage Events the bot gets 403/50013."""
+    from datetime import UTC, datetime, timedelta
+
+    guild = bot.get_guild(env.guild)
+    start = datetime(2030, 1, 1, 20, tzinfo=UTC)
+    event = await guild.create_scheduled_event(
+        name="Deadline",
+        start_time=start,
+        end_time=start + timedelta(hours=1),
+        entity_type=discord.EntityType.external,
+        privacy_level=discord.PrivacyLevel.guild_only,
+        location="https://discord.com/channels/1/2",
+    )
+    (stored,) = env.server.scheduled_events(env.guild)
+    assert stored.id == event.id and stored.location.endswith("/2") and stored.start == start
+    fetched = await guild.fetch_scheduled_events()
+    assert [e.id for e in fetched] == [event.id] and fetched[0].end_time == start + timedelta(hours=1)
+    await event.edit(start_time=start + timedelta(hours=2), end_time=start + timedelta(hours=3))
+    assert env.server.scheduled_events(env.guild)[0].start == start + timedelta(hours=2)
+    assert not env.server.errors
+    with pytest.raises(discord.HTTPException):  # the end before the start
+        await event.edit(end_time=start - timedelta(hours=1), location="x")
+    assert env.server.errors and "scheduled_end_time" in env.server.errors[-1]
+    env.server.errors.clear()
+    env.server.set_bot_can_manage_events(env.guild, False)
+    with pytest.raises(discord.Forbidden) as refused:
+        await event.delete()
+    assert refused.value.code == 50013
+    env.server.set_bot_can_manage_events(env.guild, True)
+    await event.delete()
+    assert env.server.scheduled_events(env.guild) == []
+    assert_clean(env.server)

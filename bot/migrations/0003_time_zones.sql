@@ -1,0 +1,1 @@
+ALTER TABLE players ADD COLUMN time_zone TEXT;
