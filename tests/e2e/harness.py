@@ -131,7 +131,8 @@ async def take_turn(w: World, channel: str, user: UserSession, pick) -> bool:
     menu = await user.click(turn.id, game_button)
     if menu.content.startswith("⚠️"):
         return False
-    picked = pick(menu_choices(menu))
+    moves = [c for c in menu_choices(menu) if not c[1].endswith(":trade")]  # the composer is no move
+    picked = pick(moves)
     if picked is None:  # the picker chose to wait (e.g. for a trade partner's answer)
         return False
     label, custom_id = picked

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import random
-import time
 
 from PIL import Image
 
@@ -58,11 +57,7 @@ def test_the_registry_finds_this_renderer():
 def test_maps_of_every_size_are_phone_sized_pngs():
     for size in (10, 13, 16):
         state = _played(size, size, 120)
-        started = time.perf_counter()
-        png = render(GAME.view(state, None))
-        elapsed = time.perf_counter() - started
-        _image(png)
-        assert elapsed < 2.0  # generous: the machine is shared; see the report for typical timings
+        _image(render(GAME.view(state, None)))  # render times are in bench/ (python -m bench)
 
 
 def test_pending_builds_disabled_pieces_and_a_surge_question_are_drawn():
