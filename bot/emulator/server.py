@@ -53,6 +53,7 @@ from .model import (
     ScheduledEvent,
     StoredMessage,
     World,
+    shard_of,
 )
 from .payloads import (
     ApiError,
@@ -90,8 +91,11 @@ class FakeDiscord:
         require_token: str | None = None,
         ack_timeout: float = INTERACTION_ACK_SECONDS,
         attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
+        shard_count: int = 1,
     ) -> None:
         self.world = World(app_name)
+        #: What ``GET /gateway/bot`` recommends; with more than one, new guilds take turns over the shards.
+        self.shard_count = shard_count
         self.require_token = require_token
         self.ack_timeout = ack_timeout
         self.attachment_size_limit = attachment_size_limit
@@ -172,11 +176,17 @@ class FakeDiscord:
 
     # Setup calls are synchronous; if a bot is already connected they also push the
     # matching gateway event (GUILD_CREATE, CHANNEL_CREATE, ...) so its cache stays right.
-    def add_guild(self, name: str, **kwargs: Any) -> int:
+    def add_guild(self, name: str, *, shard: int | None = None, **kwargs: Any) -> int:
         """A guild (see `World.add_guild` for `system_channel` and permissions). Added while a bot is
         connected, it is a guild the bot *joins*: Discord's GUILD_CREATE then has no `unavailable`
-        flag (`false` would mean "available again after an outage"), so discord.py fires on_guild_join."""
-        gid = self.world.add_guild(name, **kwargs)
+        flag (`false` would mean "available again after an outage"), so discord.py fires on_guild_join.
+
+        Its id puts it on shard `shard` of :attr:`shard_count`; by default guilds take turns over the
+        shards, so a sharded test has guilds on every shard without asking."""
+        if shard is None and self.shard_count > 1:
+            shard = len(self.world.guilds) % self.shard_count
+        placed = (shard, self.shard_count) if shard is not None else None
+        gid = self.world.add_guild(name, shard=placed, **kwargs)
 
         def joined() -> dict[str, Any]:
             data = self.world.guild_create_json(gid)
@@ -272,6 +282,10 @@ class FakeDiscord:
     def public_messages(self, channel_id: int) -> list[StoredMessage]:
         """What a spectator sees in a channel: every non-ephemeral message, oldest first."""
         return [m for m in self.world.channel_messages(channel_id) if m.ephemeral_for is None]
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard of :attr:`shard_count` that hears about this guild (0 for DMs)."""
+        return shard_of(guild_id, self.shard_count)
 
     def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
         return [c.to_json(self.app_id) for c in self.world.commands.values() if c.guild_id == guild_id]
@@ -483,7 +497,7 @@ class FakeDiscord:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
