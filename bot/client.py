@@ -70,7 +70,6 @@ class HostBot(commands.Bot):
         #: The shards this process runs (None: not sharded); what it does unasked is limited to them.
         self.owned_shards: Shards | None = settings.shards
         self.clock = clock or Clock()
-        self._caught_up = False
         self.store: Store | None = None
         self.service: GameService
         self.table: Table
@@ -86,6 +85,7 @@ class HostBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        await self._catch_up()
 
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync, as Discord rate-limits syncing.
@@ -110,13 +110,17 @@ class HostBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
-        if not self._caught_up:  # on_ready fires again after reconnects; once per process is enough
-            self._caught_up = True
-            self.table.spawn(self._catch_up(), "catch-up")
-            self.scheduler.start()
+        self.scheduler.start()  # on_ready fires again after reconnects; a running scheduler stays as it is
 
     async def _catch_up(self) -> None:
-        caught = await self.table.catch_up()
+        """Post what a crash left unposted before connecting to the gateway (REST needs no connection):
+        a move arriving first would be announced and mark its game as posted, and the lines of the moves
+        the dead process owed would never reach the channel."""
+        try:
+            caught = await self.table.catch_up()
+        except Exception:  # the bot must start anyway; the moves are safe, only their post is late
+            log.exception("could not post the turn messages a restart owed")
+            return
         if caught:
             log.warning("posted the missing turn messages of %d games after a restart", caught)
 

@@ -117,6 +117,10 @@ class FakeDiscord:
         self._last_activity = time.monotonic()
         self._timers: list[asyncio.TimerHandle] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self._hold: Callable[[InteractionRecord], bool] | None = None
+        self._released = asyncio.Event()
+        #: Interactions whose answer the bot sent while held (see :meth:`hold_responses`).
+        self.held: list[InteractionRecord] = []
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> FakeDiscord:
@@ -134,6 +138,7 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         """Close websockets first (cleanup would otherwise wait on them), then the app."""
+        self.release_responses()
         for timer in self._timers:
             timer.cancel()
         for task in list(self._tasks):
@@ -269,6 +274,19 @@ class FakeDiscord:
 
     def token_ok(self, token: str) -> bool:
         return self.require_token is None or token == self.require_token
+
+    def hold_responses(self, which: Callable[[InteractionRecord], bool]) -> None:
+        """Keep the bot's answers to matching interactions waiting: the bot has done the work (a move
+        is committed) but the user has no answer yet, the moment a crash test kills the bot. Each held
+        interaction is appended to :attr:`held` when its answer arrives."""
+        self._hold = which
+        self._released.clear()
+
+    def release_responses(self) -> None:
+        """Stop holding. The held answers are refused as too late (10062), as a bot killed meanwhile
+        never sees them; the users saw "This interaction failed"."""
+        self._hold = None
+        self._released.set()
 
     # ------------------------------------------------------------------ inspection API
     def user(self, user_id: int) -> UserSession:
@@ -800,6 +818,10 @@ class FakeDiscord:
         rec = self.world.interactions.get(int(request.match_info["iid"]))
         if rec is None or rec.token != request.match_info["token"]:
             raise ApiError(404, 10062, "Unknown interaction")
+        if self._hold is not None and self._hold(rec):
+            self.held.append(rec)
+            await self._released.wait()
+            raise ApiError(404, 10062, "Unknown interaction (its answer was held until too late)")
         payload, files = await read_body(request)
         now = time.monotonic()
         if rec.callback_type is not None:
