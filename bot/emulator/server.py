@@ -378,6 +378,11 @@ class FakeDiscord:
             if exc.status in (400, 413) or exc.code in (10062, 40060, 10015, 50027):
                 self.errors.append(f"{request.method} {path} -> {exc.status} {exc.code} {exc.message}")
             resp = json_response(exc.body(), exc.status)
+        except ConnectionResetError:
+            # The bot's connection dropped while sending the request (a crash test killed the process):
+            # like Discord, nothing happened, and there is nobody to answer.
+            _log.info("the bot hung up during %s %s", request.method, path)
+            resp = json_response({"message": "connection lost", "code": 0}, 400)
         except Exception as exc:  # an emulator bug or a body it cannot parse
             _log.exception("emulator failed on %s %s", request.method, path)
             self.errors.append(f"{request.method} {path} -> emulator exception {exc!r}")

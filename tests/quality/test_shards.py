@@ -192,9 +192,10 @@ async def test_two_shard_processes_on_one_database_lose_and_double_nothing(
                 assert game is not None
                 logged = await check_log(store, game, acknowledged[shard])
                 if shard == 1:  # the moves whose answer died with the process were committed, once
-                    killed = {rec.id for rec in server.held}
-                    assert len(killed) >= CYCLES and killed <= set(logged)
-                    assert not killed & set(acknowledged[1])
+                    held = {rec.id for rec in server.held}
+                    killed = held & set(logged)  # (a held answer could also be a refusal: not logged)
+                    assert killed, "no kill fell between a commit and its answer"
+                    assert not held & set(acknowledged[1])
                     # ...and the restarted process posted them, which the killed one never did.
                     lines = [
                         f"• {event['text']}"
