@@ -7,6 +7,8 @@ import asyncio
 import logging
 import sys
 
+from pydantic import ValidationError
+
 from bot.config import Settings
 
 NO_TOKEN = """\
@@ -27,7 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--script", help="--local: read console lines from this file instead of the keyboard")
     args = parser.parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        problems = "\n".join(f"  * {item['msg'].removeprefix('Value error, ')}" for item in error.errors())
+        print(f"The configuration is not valid:\n{problems}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=getattr(logging, settings.log_level.upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -45,13 +52,13 @@ def main(argv: list[str] | None = None) -> int:
 async def _run(settings: Settings) -> int:
     import discord
 
-    from bot.client import HostBot
+    from bot.client import create_bot
 
     if settings.discord_api_base:
         from bot.emulator.connect import point_discord_py_at
 
         point_discord_py_at(settings.discord_api_base)
-    bot = HostBot(settings)
+    bot = create_bot(settings)
     try:
         async with bot:
             await bot.start(settings.discord_token.strip())

@@ -16,6 +16,7 @@ from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import GameService
+from bot.shards import Shards
 from bot.store import Store
 from bot.table import Table
 
@@ -44,8 +45,15 @@ class HostTree(app_commands.CommandTree):
 
 
 class HostBot(commands.Bot):
+    """The bot on one gateway connection; `create_bot` picks `ShardedHostBot` when SHARD_COUNT is set."""
+
     def __init__(
-        self, settings: Settings, *, guild_ready_timeout: float = 2.0, clock: Clock | None = None
+        self,
+        settings: Settings,
+        *,
+        guild_ready_timeout: float = 2.0,
+        clock: Clock | None = None,
+        **sharding: object,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no privileged intent is needed
@@ -56,10 +64,12 @@ class HostBot(commands.Bot):
             tree_cls=HostTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
+            **sharding,
         )
         self.settings = settings
+        #: The shards this process runs (None: not sharded); what it does unasked is limited to them.
+        self.owned_shards: Shards | None = settings.shards
         self.clock = clock or Clock()
-        self._caught_up = False
         self.store: Store | None = None
         self.service: GameService
         self.table: Table
@@ -70,13 +80,20 @@ class HostBot(commands.Bot):
         self.table = Table(self, self.service)
         self.scheduler = Scheduler(self)
         self.calendar = Calendar(self)
+        self.service.on_timers = self.scheduler.wake
         self.add_dynamic_items(GameButton, GameSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        await self._catch_up()
 
     async def sync_commands(self) -> None:
-        """Sync only when the command tree changed since the last sync, as Discord rate-limits syncing."""
+        """Sync only when the command tree changed since the last sync, as Discord rate-limits syncing.
+
+        Commands belong to the application, not to a shard: of several processes, the one running
+        shard 0 syncs them."""
+        if self.owned_shards is not None and 0 not in self.owned_shards.ids:
+            return
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -93,13 +110,17 @@ class HostBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
-        if not self._caught_up:  # on_ready fires again after reconnects; once per process is enough
-            self._caught_up = True
-            self.table.spawn(self._catch_up(), "catch-up")
-            self.scheduler.start()
+        self.scheduler.start()  # on_ready fires again after reconnects; a running scheduler stays as it is
 
     async def _catch_up(self) -> None:
-        caught = await self.table.catch_up()
+        """Post what a crash left unposted before connecting to the gateway (REST needs no connection):
+        a move arriving first would be announced and mark its game as posted, and the lines of the moves
+        the dead process owed would never reach the channel."""
+        try:
+            caught = await self.table.catch_up()
+        except Exception:  # the bot must start anyway; the moves are safe, only their post is late
+            log.exception("could not post the turn messages a restart owed")
+            return
         if caught:
             log.warning("posted the missing turn messages of %d games after a restart", caught)
 
@@ -113,3 +134,15 @@ class HostBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+
+
+class ShardedHostBot(HostBot, commands.AutoShardedBot):
+    """The same bot over several gateway connections: the shards in SHARD_IDS of SHARD_COUNT."""
+
+
+def create_bot(settings: Settings, **options: object) -> HostBot:
+    """The bot for these settings: sharded exactly when SHARD_COUNT is set."""
+    shards = settings.shards
+    if shards is None:
+        return HostBot(settings, **options)  # type: ignore[arg-type]
+    return ShardedHostBot(settings, shard_count=shards.count, shard_ids=list(shards.ids), **options)  # type: ignore[arg-type]

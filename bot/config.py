@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.shards import Shards
 
 
 class Settings(BaseSettings):
@@ -26,11 +28,27 @@ class Settings(BaseSettings):
         default=1, ge=0, le=16, description="Worker processes drawing boards; 0 draws in threads instead."
     )
     output_dir: Path = Field(default=Path("local-out"), description="--local only: where images are written.")
+    shard_count: int | None = Field(
+        default=None, description="How many shards the bot has in all; unset: one connection, no sharding."
+    )
+    shard_ids: str = Field(
+        default="", description="The shards this process runs, e.g. 0,1; empty: all of SHARD_COUNT."
+    )
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value in ("", None) else value
+
+    @model_validator(mode="after")
+    def _shards_make_sense(self) -> Settings:
+        Shards.parse(self.shard_count, self.shard_ids)  # a wrong pair stops the start with its sentence
+        return self
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs; None when the bot is not sharded."""
+        return Shards.parse(self.shard_count, self.shard_ids)
 
     @property
     def sqlite_path(self) -> str:

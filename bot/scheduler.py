@@ -2,6 +2,7 @@
 
 Every move writes its timers in its own transaction (see `GameService._commit`); this loop only
 claims the due ones (a transaction, so two processes never fire the same timer) and acts on them.
+A sharded process claims only the timers of games whose guild is on its shards (see `bot.shards`).
 A timer whose seat has moved on meanwhile is simply dropped. Tests call `run_due()` after moving an
 injected clock forward instead of sleeping.
 """
@@ -55,7 +56,7 @@ class Scheduler:
         while True:
             try:
                 await self.run_due()
-                next_due = await self.bot.service.store.next_timer_due()
+                next_due = await self.bot.service.store.next_timer_due(shards=self.bot.owned_shards)
             except Exception:
                 log.exception("the scheduler failed; trying again shortly")
                 next_due = None
@@ -66,7 +67,7 @@ class Scheduler:
 
     async def run_due(self) -> int:
         """Fire every timer due now; returns how many were taken."""
-        timers = await self.bot.service.store.claim_due_timers(self.clock.now())
+        timers = await self.bot.service.store.claim_due_timers(self.clock.now(), shards=self.bot.owned_shards)
         for timer in timers:
             try:
                 await self._fire(timer)
@@ -90,6 +91,7 @@ class Scheduler:
             return
         seat = seats[timer.seat]
         if timer.kind == "reminder":
+            log.info("reminder %d of game %s seat %s", timer.count + 1, game.id, seat.seat)
             await table.remind(game, seat, timer)
             clock = await service.table_settings(game)
             next_due = None
@@ -100,6 +102,7 @@ class Scheduler:
             await store.finish_timer(timer, next_due=next_due)
             return
         await store.finish_timer(timer)
+        log.info("deadline of game %s seat %s passed", game.id, seat.seat)
         try:
             await table.time_out(game, seat)
         except UserError as reason:

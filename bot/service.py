@@ -13,6 +13,7 @@ import json
 import random
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -102,6 +103,8 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
         self._cache_size = cache_size
+        #: Called after this process stored new timers, which may be due before the scheduler's next look.
+        self.on_timers: Callable[[], None] | None = None
 
     # ---- lookups -------------------------------------------------------------------------
     @staticmethod
@@ -268,6 +271,7 @@ class GameService:
         timers = await self._timer_plans(game, seats, rules.to_act(state))
         if not await self.store.start_game(game.id, rules.dump_state(state), timers):
             raise UserError("This game has already started.")
+        self._timers_planned(timers)
         started = await self.store.game(game.id)
         assert started is not None
         self._remember(game.id, started.version, state)
@@ -427,6 +431,7 @@ class GameService:
                 "Someone moved first: that move was already taken. Here is where it stands."
             ) from None
         self._remember(game.id, version, after)
+        self._timers_planned(timers)
         committed = game.model_copy(
             update={"version": version, "status": GameStatus.FINISHED if result else GameStatus.ACTIVE}
         )
@@ -533,6 +538,7 @@ class GameService:
                 assert fresh is not None
                 plans = await self._timer_plans(fresh, await self.store.seats(game.id), {seat.seat})
                 await self.store.plan_timers(game.id, plans)
+                self._timers_planned(plans)
         return game
 
     async def replay(self, game: GameRecord, *, upto: int | None = None) -> list[Any]:
@@ -703,6 +709,10 @@ class GameService:
         await self._seat_substitute(game, seat, user_id, name)
         return game
 
+    def _timers_planned(self, plans: list[TimerPlan]) -> None:
+        if plans and self.on_timers is not None:
+            self.on_timers()
+
     async def _seat_substitute(self, game: GameRecord, seat: Seat, user_id: int, name: str) -> None:
         async with self._lock(game.id):
             if not await self.store.replace_seat(game.id, seat, user_id, name):
@@ -712,6 +722,7 @@ class GameService:
             if seat in await self.to_act(fresh):
                 plans = await self._timer_plans(fresh, await self.store.seats(game.id), {seat})
                 await self.store.plan_timers(game.id, plans, [seat])
+                self._timers_planned(plans)
 
     # ---- listings ----------------------------------------------------------------------------------------
     async def waiting_on(self, user_id: int) -> list[tuple[GameRecord, str]]:

@@ -22,6 +22,8 @@ from typing import Any, ParamSpec, TypeVar
 import aiosqlite
 from pydantic import BaseModel
 
+from bot.shards import Shards
+
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -472,12 +474,17 @@ class Store:
 
     # ---- timers -----------------------------------------------------------------------------
     @_serialized
-    async def claim_due_timers(self, now: float, *, stale_after: float = 300.0) -> list[Timer]:
+    async def claim_due_timers(
+        self, now: float, *, stale_after: float = 300.0, shards: Shards | None = None
+    ) -> list[Timer]:
         """Take the due timers, so one process fires each once; a claim older than `stale_after`
-        (its process died before finishing) is taken again."""
+        (its process died before finishing) is taken again. With `shards`, only timers of games whose
+        guild is on them: the other shards' processes fire theirs."""
         async with self._transaction():
             async with self._db.execute(
-                "SELECT * FROM timers WHERE due_at <= ? AND (claimed_at IS NULL OR claimed_at < ?) ORDER BY due_at",
+                "SELECT * FROM timers WHERE due_at <= ? AND (claimed_at IS NULL OR claimed_at < ?)"
+                + _games_on(shards, "game_id")
+                + " ORDER BY due_at",
                 (now, now - stale_after),
             ) as cursor:
                 rows = [Timer(**dict(row)) for row in await cursor.fetchall()]
@@ -519,8 +526,10 @@ class Store:
             await self._plan_timers(game_id, timers, clear)
 
     @_serialized
-    async def next_timer_due(self) -> float | None:
-        async with self._db.execute("SELECT MIN(due_at) FROM timers WHERE claimed_at IS NULL") as cursor:
+    async def next_timer_due(self, *, shards: Shards | None = None) -> float | None:
+        async with self._db.execute(
+            "SELECT MIN(due_at) FROM timers WHERE claimed_at IS NULL" + _games_on(shards, "game_id")
+        ) as cursor:
             row = await cursor.fetchone()
         return row[0]
 
@@ -627,15 +636,19 @@ class Store:
         )
 
     @_serialized
-    async def games_behind(self, kind: str = "turn") -> list[tuple[GameRecord, int]]:
-        """Started games whose last posted message of `kind` is older than the game (a crash in between).
+    async def games_behind(
+        self, kind: str = "turn", *, shards: Shards | None = None
+    ) -> list[tuple[GameRecord, int]]:
+        """Started games whose last posted message of `kind` is older than the game (a crash in between),
+        only those of guilds on `shards` if given.
 
         Returns each game with the version its last post showed (-1 if none was posted).
         """
         async with self._db.execute(
             "SELECT g.*, COALESCE(m.version, -1) AS posted FROM games g"
             " LEFT JOIN messages m ON m.game_id = g.id AND m.kind = ?"
-            " WHERE g.status IN ('active', 'finished') AND COALESCE(m.version, -1) < g.version",
+            " WHERE g.status IN ('active', 'finished') AND COALESCE(m.version, -1) < g.version"
+            + _games_on(shards, "g.id"),
             (kind,),
         ) as cursor:
             rows = await cursor.fetchall()
@@ -721,6 +734,21 @@ def _game(row: aiosqlite.Row) -> GameRecord:
     data["options"] = json.loads(data["options"])
     data["table_settings"] = json.loads(data.get("table_settings") or "{}")
     return GameRecord(**data)
+
+
+def _games_on(shards: Shards | None, game_id_column: str) -> str:
+    """An extra " AND ..." keeping rows whose game's guild is on `shards` ("" keeps every row).
+
+    The shard is Discord's `(guild_id >> 22) % shard_count`; a game without a guild is shard 0's. The
+    numbers are validated integers, written into the SQL so the clause needs no parameters.
+    """
+    if shards is None or shards.owns_all:
+        return ""
+    ids = ", ".join(str(int(shard)) for shard in shards.ids)
+    return (
+        f" AND {game_id_column} IN (SELECT id FROM games"
+        f" WHERE ((COALESCE(guild_id, 0) >> 22) % {int(shards.count)}) IN ({ids}))"
+    )
 
 
 def _split_sql(script: str) -> list[str]:

@@ -413,9 +413,10 @@ class Table:
         """Post the turn messages a crash left unposted: the moves since the last post, and who acts.
 
         The moves themselves are safe in the database; only their announcement can be lost when the
-        process dies between the commit and the post. Returns how many games were caught up.
+        process dies between the commit and the post. Returns how many games were caught up. A sharded
+        process catches up only its own shards' games; the other processes post theirs.
         """
-        behind = await self.service.store.games_behind()
+        behind = await self.service.store.games_behind(shards=self.bot.owned_shards)
         for game, posted in behind:
             rules = self.service.rules_for(game.kind)
             seats = await self.service.store.seats(game.id)

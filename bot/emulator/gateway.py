@@ -6,6 +6,12 @@ session and becomes the one that receives interactions. Tests of several bot pro
 set :attr:`Gateway.routing` to ``"all"`` (every connected session gets every event) or
 ``"round_robin"`` (other events to all, each interaction to the next connected session). Frames are JSON TEXT frames: the
 client asks for ``compress=zlib-stream`` but only inflates BINARY frames.
+
+Shards work as on Discord: an IDENTIFY with ``shard: [shard_id, shard_count]`` makes a session that
+hears only about guilds with ``(guild_id >> 22) % shard_count == shard_id`` (READY, GUILD_CREATE and
+every later event of those guilds, interactions included); events without a guild (DM interactions)
+go to shard 0. A session without ``shard`` hears about every guild. "The newest session" above is
+then the newest session of the guild's shard, so a restarted shard takes over only its own guilds.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from aiohttp import WSMsgType, web
+
+from .model import shard_of
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -39,6 +47,17 @@ OP_HEARTBEAT_ACK = 11
 
 INTENT_GUILD_MEMBERS = 1 << 1
 
+CLOSE_INVALID_SHARD = 4010
+
+#: Events whose payload is the guild itself, so its id is ``id`` rather than ``guild_id``.
+GUILD_PAYLOAD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (None for DMs and guildless events): it decides the shard."""
+    raw = data.get("id") if event in GUILD_PAYLOAD_EVENTS else data.get("guild_id")
+    return int(raw) if raw is not None else None
+
 
 @dataclass
 class GatewaySession:
@@ -50,10 +69,23 @@ class GatewaySession:
     events: list[dict[str, Any]] = field(default_factory=list)
     ws: web.WebSocketResponse | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: tuple[int, int] | None = None
+    """(shard_id, shard_count) from IDENTIFY; None: one session for every guild."""
 
     @property
     def connected(self) -> bool:
         return self.ws is not None and not self.ws.closed
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord would send this guild's events (None: a DM's) to this session."""
+        if self.shard is None:
+            return True
+        shard_id, shard_count = self.shard
+        return shard_of(guild_id, shard_count) == shard_id
+
+    def dispatched(self, event: str) -> list[dict[str, Any]]:
+        """The payloads of the kept ``event`` frames sent to this session (the last 1000 frames)."""
+        return [frame["d"] for frame in self.events if frame["t"] == event]
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         async with self.lock:
@@ -92,15 +124,33 @@ class Gateway:
     def connected_sessions(self) -> list[GatewaySession]:
         return [session for session in self.sessions.values() if session.connected]
 
+    def owner(self, guild_id: int | None) -> GatewaySession | None:
+        """The newest session (connected or waiting to RESUME) that hears about this guild."""
+        for session in reversed(self.sessions.values()):  # identification order
+            if session.owns(guild_id):
+                return session
+        return None
+
+    def shard_sessions(self, shard_id: int) -> list[GatewaySession]:
+        """Sessions identified as `shard_id` (of any shard count), oldest first."""
+        return [s for s in self.sessions.values() if s.shard is not None and s.shard[0] == shard_id]
+
+    def _newest_of_shard(self, shard: tuple[int, int] | None) -> GatewaySession | None:
+        """The last session identified as `shard`: only it may RESUME (a restart replaced the others)."""
+        same = [s for s in self.sessions.values() if s.shard == shard]
+        return same[-1] if same else None
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to the bot (buffered for RESUME if its socket is down)."""
-        if self.current is None:
-            _log.warning("no bot session; dropping %s", event)
+        """Send an event to the bot (buffered for RESUME if its socket is down), on its guild's shard."""
+        guild_id = event_guild(event, data)
+        owner = self.owner(guild_id)
+        if owner is None:
+            _log.warning("no bot session for guild %s; dropping %s", guild_id, event)
             return
         if self.routing == "latest":
-            await self.current.dispatch(event, data)
+            await owner.dispatch(event, data)
             return
-        targets = self.connected_sessions() or [self.current]
+        targets = [s for s in self.connected_sessions() if s.owns(guild_id)] or [owner]
         if self.routing == "round_robin" and event == "INTERACTION_CREATE":
             self._turn += 1
             targets = [targets[self._turn % len(targets)]]
@@ -153,14 +203,21 @@ class Gateway:
         if not self.server.token_ok(token):
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
-        session = GatewaySession(session_id=secrets.token_hex(16), intents=int(d.get("intents", 0)), ws=ws)
-        old = self.current
+        shard = _shard(d.get("shard"))
+        if shard is False:
+            await ws.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = GatewaySession(
+            session_id=secrets.token_hex(16), intents=int(d.get("intents", 0)), ws=ws, shard=shard
+        )
+        rivals = [s for s in self.connected_sessions() if s.ws is not ws and s.shard == shard]
         self.sessions[session.session_id] = session
         self.current = session
-        if old is not None and old.ws is not None and old.ws is not ws and self.routing == "latest":
+        if rivals and self.routing == "latest":
             # Discord allows it, but two bots answering the same clicks would be a test bug.
             _log.warning("a second bot identified while another is connected; the new one receives events")
         world = self.server.world
+        guilds = [gid for gid in world.guilds if session.owns(gid)]
         app = world.app
         await session.dispatch(
             "READY",
@@ -169,7 +226,7 @@ class Gateway:
                 "user": {**world.users[app.bot_user_id].to_json(), "verified": True, "mfa_enabled": False},
                 "session_id": session.session_id,
                 "resume_gateway_url": self.server.gateway_url,
-                "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                 "application": {"id": str(app.id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -177,10 +234,10 @@ class Gateway:
                 "presences": [],
                 "geo_ordered_rtc_regions": [],
                 "guild_join_requests": [],
-                "shard": [0, 1],
+                "shard": list(shard) if shard is not None else [0, 1],
             },
         )
-        for gid in list(world.guilds):
+        for gid in guilds:
             await session.dispatch("GUILD_CREATE", world.guild_create_json(gid))
         self.identified.set()
         for cb in list(self.on_identify):
@@ -189,7 +246,7 @@ class Gateway:
 
     async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> GatewaySession | None:
         session = self.sessions.get(str(d.get("session_id")))
-        if session is None or session is not self.current:
+        if session is None or session is not self._newest_of_shard(session.shard):
             await ws.send_str(json.dumps({"op": OP_INVALID_SESSION, "d": False}))
             return None
         last = int(d.get("seq") or 0)
@@ -207,7 +264,7 @@ class Gateway:
     async def _members_chunk(self, session: GatewaySession, d: dict[str, Any]) -> None:
         world = self.server.world
         gid = int(d.get("guild_id", 0))
-        if gid not in world.guilds:
+        if gid not in world.guilds or not session.owns(gid):
             return
         guild = world.guilds[gid]
         user_ids = d.get("user_ids")
@@ -231,3 +288,14 @@ class Gateway:
         if d.get("nonce") is not None:
             payload["nonce"] = d["nonce"]
         await session.dispatch("GUILD_MEMBERS_CHUNK", payload)
+
+
+def _shard(raw: Any) -> tuple[int, int] | None | Literal[False]:
+    """IDENTIFY's ``shard`` as (shard_id, shard_count); None if absent, False if Discord would refuse it."""
+    if raw is None:
+        return None
+    try:
+        shard_id, shard_count = (int(x) for x in raw)
+    except (TypeError, ValueError):
+        return False
+    return (shard_id, shard_count) if 0 <= shard_id < shard_count else False

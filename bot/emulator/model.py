@@ -75,6 +75,11 @@ def iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, tz=dt.UTC).isoformat()
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to; DMs (no guild) go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 class SnowflakeGen:
     """Real-looking, strictly increasing snowflakes (time-based, so ``created_at`` is sane)."""
 
@@ -86,6 +91,17 @@ class SnowflakeGen:
         candidate = now_ms << 22
         self._last = max(self._last + 1, candidate)
         return self._last
+
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake that, as a guild id, lands on `shard_id`. Ids made within one millisecond
+        share their shard (the shard is taken from the timestamp bits), so a test that wants guilds on
+        several shards moves the timestamp forward by up to `shard_count - 1` ms."""
+        flake = self()
+        step = (shard_id - shard_of(flake, shard_count)) % shard_count
+        if step:
+            flake = ((flake >> 22) + step) << 22
+            self._last = flake
+        return flake
 
 
 @dataclass
@@ -506,9 +522,11 @@ class World:
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
         system_channel: str | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> int:
-        """A guild; `system_channel` names a text channel created with it as its system channel."""
-        gid = self.snowflake()
+        """A guild; `system_channel` names a text channel created with it as its system channel;
+        `shard` (shard_id, shard_count) picks an id that Discord would route to that shard."""
+        gid = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
         guild = Guild(id=gid, name=name, owner_id=self.app.owner_id)
         guild.roles[gid] = Role(id=gid, name="@everyone", permissions=everyone_permissions)
         bot_role = Role(

@@ -53,6 +53,7 @@ from .model import (
     ScheduledEvent,
     StoredMessage,
     World,
+    shard_of,
 )
 from .payloads import (
     ApiError,
@@ -90,8 +91,11 @@ class FakeDiscord:
         require_token: str | None = None,
         ack_timeout: float = INTERACTION_ACK_SECONDS,
         attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
+        shard_count: int = 1,
     ) -> None:
         self.world = World(app_name)
+        #: What ``GET /gateway/bot`` recommends; with more than one, new guilds take turns over the shards.
+        self.shard_count = shard_count
         self.require_token = require_token
         self.ack_timeout = ack_timeout
         self.attachment_size_limit = attachment_size_limit
@@ -113,6 +117,10 @@ class FakeDiscord:
         self._last_activity = time.monotonic()
         self._timers: list[asyncio.TimerHandle] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self._hold: Callable[[InteractionRecord], bool] | None = None
+        self._released = asyncio.Event()
+        #: Interactions whose answer the bot sent while held (see :meth:`hold_responses`).
+        self.held: list[InteractionRecord] = []
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> FakeDiscord:
@@ -130,6 +138,7 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         """Close websockets first (cleanup would otherwise wait on them), then the app."""
+        self.release_responses()
         for timer in self._timers:
             timer.cancel()
         for task in list(self._tasks):
@@ -172,11 +181,17 @@ class FakeDiscord:
 
     # Setup calls are synchronous; if a bot is already connected they also push the
     # matching gateway event (GUILD_CREATE, CHANNEL_CREATE, ...) so its cache stays right.
-    def add_guild(self, name: str, **kwargs: Any) -> int:
+    def add_guild(self, name: str, *, shard: int | None = None, **kwargs: Any) -> int:
         """A guild (see `World.add_guild` for `system_channel` and permissions). Added while a bot is
         connected, it is a guild the bot *joins*: Discord's GUILD_CREATE then has no `unavailable`
-        flag (`false` would mean "available again after an outage"), so discord.py fires on_guild_join."""
-        gid = self.world.add_guild(name, **kwargs)
+        flag (`false` would mean "available again after an outage"), so discord.py fires on_guild_join.
+
+        Its id puts it on shard `shard` of :attr:`shard_count`; by default guilds take turns over the
+        shards, so a sharded test has guilds on every shard without asking."""
+        if shard is None and self.shard_count > 1:
+            shard = len(self.world.guilds) % self.shard_count
+        placed = (shard, self.shard_count) if shard is not None else None
+        gid = self.world.add_guild(name, shard=placed, **kwargs)
 
         def joined() -> dict[str, Any]:
             data = self.world.guild_create_json(gid)
@@ -260,6 +275,19 @@ class FakeDiscord:
     def token_ok(self, token: str) -> bool:
         return self.require_token is None or token == self.require_token
 
+    def hold_responses(self, which: Callable[[InteractionRecord], bool]) -> None:
+        """Keep the bot's answers to matching interactions waiting: the bot has done the work (a move
+        is committed) but the user has no answer yet, the moment a crash test kills the bot. Each held
+        interaction is appended to :attr:`held` when its answer arrives."""
+        self._hold = which
+        self._released.clear()
+
+    def release_responses(self) -> None:
+        """Stop holding. The held answers are refused as too late (10062), as a bot killed meanwhile
+        never sees them; the users saw "This interaction failed"."""
+        self._hold = None
+        self._released.set()
+
     # ------------------------------------------------------------------ inspection API
     def user(self, user_id: int) -> UserSession:
         from .driver import UserSession
@@ -272,6 +300,10 @@ class FakeDiscord:
     def public_messages(self, channel_id: int) -> list[StoredMessage]:
         """What a spectator sees in a channel: every non-ephemeral message, oldest first."""
         return [m for m in self.world.channel_messages(channel_id) if m.ephemeral_for is None]
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard of :attr:`shard_count` that hears about this guild (0 for DMs)."""
+        return shard_of(guild_id, self.shard_count)
 
     def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
         return [c.to_json(self.app_id) for c in self.world.commands.values() if c.guild_id == guild_id]
@@ -346,6 +378,11 @@ class FakeDiscord:
             if exc.status in (400, 413) or exc.code in (10062, 40060, 10015, 50027):
                 self.errors.append(f"{request.method} {path} -> {exc.status} {exc.code} {exc.message}")
             resp = json_response(exc.body(), exc.status)
+        except ConnectionResetError:
+            # The bot's connection dropped while sending the request (a crash test killed the process):
+            # like Discord, nothing happened, and there is nobody to answer.
+            _log.info("the bot hung up during %s %s", request.method, path)
+            resp = json_response({"message": "connection lost", "code": 0}, 400)
         except Exception as exc:  # an emulator bug or a body it cannot parse
             _log.exception("emulator failed on %s %s", request.method, path)
             self.errors.append(f"{request.method} {path} -> emulator exception {exc!r}")
@@ -483,7 +520,7 @@ class FakeDiscord:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
@@ -786,6 +823,10 @@ class FakeDiscord:
         rec = self.world.interactions.get(int(request.match_info["iid"]))
         if rec is None or rec.token != request.match_info["token"]:
             raise ApiError(404, 10062, "Unknown interaction")
+        if self._hold is not None and self._hold(rec):
+            self.held.append(rec)
+            await self._released.wait()
+            raise ApiError(404, 10062, "Unknown interaction (its answer was held until too late)")
         payload, files = await read_body(request)
         now = time.monotonic()
         if rec.callback_type is not None:

@@ -496,3 +496,36 @@ async def test_scheduled_events_as_discord_py_sends_them(env: Env, bot: commands
     await event.delete()
     assert env.server.scheduled_events(env.guild) == []
     assert_clean(env.server)
+
+
+async def test_held_answers_leave_the_user_without_one(env: Env, bot: commands.Bot) -> None:
+    """Crash tests hold the bot's answer to kill it in between; released, the answer is refused."""
+    server = env.server
+    server.hold_responses(lambda rec: rec.name == "/play")
+    with pytest.raises(InteractionFailed):
+        await server.user(env.alice).slash(env.channel, "play", action="buy")
+    assert [rec.name for rec in server.held] == ["/play"]
+    server.release_responses()
+    await server.settle()
+    assert server.held[0].callback_type is None  # never acknowledged
+    assert any("10062" in error for error in server.errors)
+    answered = await server.user(env.alice).slash(env.channel, "play", action="sell")
+    assert answered.content == "played sell"  # not held any more
+
+
+async def test_a_request_cut_off_by_a_dying_bot_is_not_an_error(env: Env) -> None:
+    """A killed bot process leaves half a request behind; Discord would just not have seen it."""
+    server = env.server
+    _, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    head = (
+        f"POST /api/v10/channels/{env.channel}/messages HTTP/1.1\r\nHost: emulator\r\n"
+        "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    )
+    writer.write(head.encode() + b'{"content": "half a mess')
+    await writer.drain()
+    await asyncio.sleep(0.1)  # the handler is reading the body
+    writer.transport.abort()
+    await server.settle()
+    assert server.requests and server.requests[-1][2] == 400
+    assert not server.public_messages(env.channel)
+    server.check()

@@ -13,12 +13,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.emulator.driver import InteractionFailed, InteractionResult, UserSession
+from bot.emulator.gateway import GatewaySession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
+from bot.shards import Shards
 
 
 class BotProcess:
-    """`python -m bot` in a subprocess, pointed at the emulator, its log written to a file."""
+    """`python -m bot` in a subprocess, pointed at the emulator, its log written to a file.
+
+    `database_url` defaults to a SQLite file in `folder`; `shards` ((shard_count, "ids")) makes it one
+    process of a sharded bot, SHARD_COUNT and SHARD_IDS set."""
 
     def __init__(
         self,
@@ -28,32 +33,42 @@ class BotProcess:
         token: str = "quality-token",
         log_level: str = "INFO",
         render_processes: int = 0,
+        database_url: str | None = None,
+        shards: tuple[int, str] | None = None,
     ) -> None:
         self.server = server
         self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
         self.db_path = folder / "games.db"
+        self.database_url = database_url or f"sqlite:///{self.db_path}"
         self.token = token
         self.log_level = log_level
         self.render_processes = render_processes
+        self.shards = Shards.parse(*shards) if shards else None
         self.process: subprocess.Popen[bytes] | None = None
         self.logs: list[Path] = []
+        #: The gateway sessions of the running process (one per shard it runs).
+        self.sessions: list[GatewaySession] = []
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "SHARD_"))}
         env.update(
             DISCORD_TOKEN=self.token,
             DISCORD_API_BASE=self.server.api_base,
-            DATABASE_URL=f"sqlite:///{self.db_path}",
+            DATABASE_URL=self.database_url,
             RENDER_PROCESSES=str(self.render_processes),
             LOG_LEVEL=self.log_level,
             DEV_GUILD_ID="",
             PYTHONUNBUFFERED="1",
         )
+        if self.shards is not None:
+            env.update(SHARD_COUNT=str(self.shards.count), SHARD_IDS=",".join(map(str, self.shards.ids)))
         return env
 
     async def start(self, timeout: float = 30.0) -> None:  # noqa: ASYNC109
-        """Start the process and wait until it has identified on the gateway and answers."""
-        sessions_before = len(self.server.gateway.sessions)
+        """Start the process and wait until it has identified on the gateway (every shard it runs)."""
+        sessions_before = set(self.server.gateway.sessions)
+        expected = len(self.shards.ids) if self.shards is not None else 1
         log = self.folder / f"bot-{len(self.logs)}.log"
         self.logs.append(log)
         with log.open("wb") as out:
@@ -66,14 +81,18 @@ class BotProcess:
                 stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + timeout
-        while (
-            len(self.server.gateway.sessions) <= sessions_before or not self.server.gateway.current.connected
-        ):  # type: ignore[union-attr]
+
+        def new_sessions() -> list[GatewaySession]:
+            found = self.server.gateway.sessions
+            return [found[key] for key in found if key not in sessions_before and found[key].connected]
+
+        while len(new_sessions()) < expected:
             if self.process.poll() is not None:
                 raise AssertionError(f"the bot exited with {self.process.returncode}:\n{self.log_text()}")
             if time.monotonic() > deadline:
                 raise AssertionError(f"the bot did not connect in {timeout}s:\n{self.log_text()}")
             await asyncio.sleep(0.05)
+        self.sessions = new_sessions()
 
     def kill(self) -> None:
         assert self.process is not None
@@ -145,6 +164,30 @@ async def random_move(
     return None
 
 
+async def try_move(user: UserSession, server: FakeDiscord, channel: int, rng: random.Random) -> int | None:
+    """`user` takes a random move if it is their turn; the interaction id if the bot confirmed it."""
+    turns = turn_messages(server, channel)
+    try:
+        menu = await open_menu(user, turns[-1])
+        if menu is None:
+            return None
+        assert menu.message is not None
+        result = await choose(user, menu.message, rng.choice(move_options(menu.message)))
+    except InteractionFailed:  # the bot died before answering: not acknowledged
+        return None
+    return result.record.id if result.answer.startswith("✅") else None
+
+
+async def moves_at_once(
+    users: list[UserSession], server: FakeDiscord, channel: int, rng: random.Random
+) -> list[int]:
+    """Every user tries a move at once (simultaneous steps apply several); the confirmed interactions."""
+    found = await asyncio.gather(
+        *(try_move(user, server, channel, random.Random(rng.random())) for user in users)
+    )
+    return [interaction for interaction in found if interaction is not None]
+
+
 async def until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:  # noqa: ASYNC109
     deadline = time.monotonic() + timeout
     while not condition():
@@ -158,7 +201,9 @@ __all__ = [
     "InteractionFailed",
     "choose",
     "move_options",
+    "moves_at_once",
     "open_menu",
     "random_move",
+    "try_move",
     "turn_messages",
 ]

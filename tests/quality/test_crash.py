@@ -13,39 +13,14 @@ import os
 import random
 from pathlib import Path
 
-from bot.emulator.driver import InteractionFailed, UserSession
 from bot.emulator.server import FakeDiscord
 from bot.service import GameService
 from bot.store import Store
-from tests.quality.support import BotProcess, choose, move_options, open_menu, turn_messages, until
+from tests.quality.support import BotProcess, moves_at_once, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
 CYCLES = 8 if LONG else 2
 GAME = "iron-bridge-gorge"  # the subprocess has only the real games, not the test game
-
-
-async def _try_move(user: UserSession, server: FakeDiscord, channel: int, rng: random.Random) -> int | None:
-    """`user` takes a random move if it is their turn; the interaction id if the bot confirmed it."""
-    turns = turn_messages(server, channel)
-    try:
-        menu = await open_menu(user, turns[-1])
-        if menu is None:
-            return None
-        assert menu.message is not None
-        result = await choose(user, menu.message, rng.choice(move_options(menu.message)))
-    except InteractionFailed:  # the bot died before answering: not acknowledged
-        return None
-    return result.record.id if result.answer.startswith("✅") else None
-
-
-async def _moves(
-    users: list[UserSession], server: FakeDiscord, channel: int, rng: random.Random
-) -> list[int]:
-    """Every user tries a move at once (simultaneous steps apply several)."""
-    found = await asyncio.gather(
-        *(_try_move(user, server, channel, random.Random(rng.random())) for user in users)
-    )
-    return [interaction for interaction in found if interaction is not None]
 
 
 async def test_sigkill_during_moves_loses_no_acknowledged_move_and_play_continues(tmp_path: Path) -> None:
@@ -69,16 +44,16 @@ async def test_sigkill_during_moves_loses_no_acknowledged_move_and_play_continue
         acknowledged: list[int] = []
         for _cycle in range(CYCLES):
             for _ in range(3):
-                acknowledged += await _moves(users, server, channel, rng)
+                acknowledged += await moves_at_once(users, server, channel, rng)
             # Kill the process at a random moment while the next moves are in flight.
-            in_flight = asyncio.create_task(_moves(users, server, channel, rng))
+            in_flight = asyncio.create_task(moves_at_once(users, server, channel, rng))
             await asyncio.sleep(rng.uniform(0.0, 0.15))
             bot.kill()
             acknowledged += await in_flight
             await bot.start()
         after_restart = []
         for _ in range(4):
-            after_restart += await _moves(users, server, channel, rng)
+            after_restart += await moves_at_once(users, server, channel, rng)
         assert after_restart, "no move was confirmed after the last restart"
         acknowledged += after_restart
         assert len(acknowledged) >= 3 * CYCLES, "too few moves were confirmed to test anything"
