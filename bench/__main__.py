@@ -2,7 +2,8 @@
 
 Sections: rules (per registered game: apply / legal_actions, random games per second, the public
 board late in a 4-player game), sqlite (a move's commit), latency (a bot process under many channels
-playing at once, through the emulator), memory (a bot process with many stored games).
+playing at once, through the emulator), memory (a bot process with many stored games), scale
+(SQLite with one process against PostgreSQL with 1, 2 and 4 sharded processes, 1000 active games).
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import argparse
 import asyncio
 import logging
 
-from bench import memory, platform_speed, policies, rules_speed
+from bench import memory, platform_speed, policies, rules_speed, scale
 from bench.machine import describe
 
-SECTIONS = ("rules", "sqlite", "latency", "memory")
+SECTIONS = ("rules", "sqlite", "latency", "memory", "scale")
 
 
 def main() -> None:
@@ -63,6 +64,8 @@ def main() -> None:
             )
     if "memory" in sections:
         asyncio.run(memory.stored_games(args.stored, args.active))
+    if "scale" in sections:
+        scale.run(args.active, moves=args.moves)
     if args.policies:
         policies.run(args.policies)
 

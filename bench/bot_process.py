@@ -24,21 +24,29 @@ class BotProcess:
         *,
         render_processes: int = 1,
         module: str = "bot",
+        database_url: str | None = None,
+        shards: tuple[int, int] | None = None,
     ) -> None:
+        """`shards` is (shard count, the one shard this process runs); `database_url` defaults to
+        the SQLite file `db_path`."""
         self.server = server
         self.module = module
         self.folder = folder
         self.db_path = db_path
         self.render_processes = render_processes
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = folder / "bot.log"
+        self.database_url = database_url or f"sqlite:///{db_path}"
+        self.shards = shards
+        self.log = folder / (f"bot-{shards[1]}.log" if shards else "bot.log")
 
     async def start(self, timeout: float = 60.0) -> None:  # noqa: ASYNC109
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "SHARD_"))}
+        if self.shards is not None:
+            env.update(SHARD_COUNT=str(self.shards[0]), SHARD_IDS=str(self.shards[1]))
         env.update(
             DISCORD_TOKEN="bench-token",
             DISCORD_API_BASE=self.server.api_base,
-            DATABASE_URL=f"sqlite:///{self.db_path}",
+            DATABASE_URL=self.database_url,
             RENDER_PROCESSES=str(self.render_processes),
             LOG_LEVEL="WARNING",
             DEV_GUILD_ID="",
