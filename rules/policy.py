@@ -28,7 +28,8 @@ A game's package can refine the policy in `rules/<game>/policy.py`:
   score/VP/influence minus the best other seat's, found in the view's `seats` list);
 - `prior(view, seat, choice) -> float | None`: the score *change* of a choice decided without
   lookahead (None: look ahead);
-- `POLICY`: a whole policy object, used instead of the generic greedy one.
+- `POLICY`: a whole policy object, used instead of the generic greedy one (e.g. a `GreedyPolicy`
+  with the game's own `sample` sizes).
 """
 
 from __future__ import annotations
@@ -119,6 +120,8 @@ class GreedyPolicy:
 
     evaluate: Evaluate = generic_evaluate
     prior: Prior | None = None
+    sample: dict[int, int] | None = None
+    """Choices looked at per strength, for a game whose turns offer many more than `SAMPLE`'s."""
 
     def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
         choices = _legal(game, state, seat)
@@ -127,7 +130,7 @@ class GreedyPolicy:
             return choices[0]
         if rng.random() < RANDOM_SHARE[strength]:
             return rng.choice(choices)
-        cap = SAMPLE[strength]
+        cap = (self.sample or SAMPLE)[strength]
         candidates = choices if len(choices) <= cap else rng.sample(choices, cap)
         before = game.view(state, seat)
         base = self.evaluate(before, seat)
