@@ -49,8 +49,8 @@ CITY_BEHIND = 3.0
 """Per prestige point the city is projected short of the rival."""
 CITY_MARGIN = 3.0
 """Per point of lead while the lead is within the safety margin."""
-CITY_AHEAD = 0.5
-MARGIN_PER_TURN = 3
+CITY_AHEAD = 1.0
+MARGIN_PER_TURN = 5
 """Prestige a careless partner may cost the city per turn left (a purchase from the rival costs 2)."""
 LEAD = 20.0
 """A projected influence lead beyond this counts at `LEAD_BEYOND` per point: first place is then
