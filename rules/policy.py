@@ -8,7 +8,8 @@ How the generic `GreedyPolicy` decides (one-ply lookahead):
 
 1. It lists the seat's legal choices; at low strength it looks at a random sample of them only
    (strength 1: half the time a random move, else the best of 4; strength 2: best of 10;
-   strength 3: best of 40).
+   strength 3: best of 40; a game whose turns offer many more choices sets its own sizes,
+   `GreedyPolicy.sample`, as City Heroes does).
 2. Each candidate is scored:
    - if the game's heuristics give it a *prior* (a score without lookahead: secret bids, dice,
      draws, simultaneous choices), that prior is its score;

@@ -2,36 +2,39 @@
 
 City Heroes is won twice: first the city must end with at least the rival city's prestige (else
 everybody loses, `Result.no_winner`), then the most influence wins. A seat that only races for
-influence loses every game with a careless partner, so the evaluation puts the city first and
-builds prestige itself (Schools, Colleges, public works) instead of hoping the others will.
+influence loses every game with a careless partner (a random player buys from the rival city about
+once a turn, 2 prestige each), so the evaluation puts the city first and builds prestige itself
+(Schools, Colleges, public works) instead of hoping the others will.
 
-`evaluate` (one-ply lookahead of the generic greedy policy, so every term is a projection to the
-game's end that a move changes at once, not a plan):
-- **the city**: the city's prestige at the end if nothing else were built (now + the per-turn
-  prestige of every standing building and finished public work x the Cleanups left, plus part of an
-  unfinished public work's by its stages) against the rival's, whose growth is known from the data.
-  Each point short weighs `CITY_BEHIND`; points above weigh `CITY_MARGIN` until the lead covers
-  what a careless partner may still lose (`MARGIN_PER_TURN` per turn left: buying from the rival
-  costs prestige), then `CITY_AHEAD`.
-- **the seat's influence**: its score now (influence + resources + 2 per good + ducats / 3) + what
-  its holdings bring per turn for the Cleanups left (building and public-work influence, tile tax,
-  gathered resources), minus `RIVALRY` x the best other seat's projection: ranking first matters,
-  but never more than the city.
-- **what the seat can still build**: materials it holds for Schools on its empty tiles (2 Stone +
-  1 Plank or a Timber to make it) count at part of the School's prestige, so buying the missing
-  Stone, crafting Planks and buying a tile to build on are worth their cost; ready workers count
-  while the phase can still use them, all workers for the turns left; ducats count a little more
-  than their end value while they can still buy materials.
+The policy is the generic one-ply greedy (`GreedyPolicy`) looking at every legal choice (a turn
+offers 40-90; the generic sample of 40 would miss the only School or the pass). `evaluate` is a
+projection to the game's end that a move changes at once, not a plan:
+- **the city**: its prestige at the end if nothing more were built (now + the per-turn prestige of
+  every standing building and finished public work x the Cleanups left, plus half of an unfinished
+  public work's share by its stages) against the rival's, whose growth is public data. Each point
+  short, and each point of lead within a safety margin (`MARGIN_PER_TURN` per turn left, what a
+  careless partner may still cost), weighs `CITY_BEHIND`; points beyond the margin `CITY_AHEAD`.
+- **first place**: the seat's projected influence (score now, with ducats counted smoothly, + what
+  its buildings, public works, tile tax and gathered resources bring for the Cleanups left) minus
+  the best other seat's; a lead beyond `LEAD` counts a quarter, so a seat safely first spends its
+  materials on the city.
+- **what the seat can still build**: materials for Schools on its empty tiles (2 Stone + 1 Plank, or
+  a Timber to craft it) and for Colleges over its Schools count at `POTENTIAL` of what they would
+  bring if built next turn, in fractions, so buying the missing Stone, crafting Planks and buying a
+  tile to build on are worth their cost; ready workers while the phase can use them; all workers
+  for the turns left.
 
 `prior` (no lookahead):
-- trade proposals are not made (no partner answers them sensibly);
-- ending an action is neutral (0) and passing just below it (they change the phase, not the
-  seat's holdings; a seat that ends an action may still build in its next turn of the phase);
+- trade proposals are not made (no partner answers them sensibly), weapons are not garrisoned
+  (they only serve pillaging, which costs the city prestige);
+- ending an action is neutral (0) and passing just below it (the next phase values ready workers
+  and materials differently, which would make a pass look like a loss);
 - round actions (bank, rival city, influence) only during a phase action of Expansion or
   Construction: taken first, one would bar passing until the seat takes a phase action;
 - influence is bought only in the last turn, during a Construction action (2 ducats for a point
-  beats 1 point per 3 ducats held) and never sold; purchases from the rival city are made only when they do not cost prestige;
-  everything else (bank trades, sales to the rival, answers to trade offers, loot) is looked ahead.
+  beats 1 point per 3 ducats held), never sold; purchases from the rival city only when they do not
+  cost prestige;
+- everything else (bank trades, sales to the rival, answers to trade offers, loot) is looked ahead.
 The game has no dice after the map and no hidden information but trade offers, so lookahead reads
 nothing a player could not see.
 """
@@ -46,10 +49,9 @@ from rules.core import Choice, Seat
 from rules.policy import GreedyPolicy
 
 CITY_BEHIND = 3.0
-"""Per prestige point the city is projected short of the rival."""
-CITY_MARGIN = 3.0
-"""Per point of lead while the lead is within the safety margin."""
+"""Per prestige point the city is projected short of the rival, or ahead within the safety margin."""
 CITY_AHEAD = 1.0
+"""Per prestige point of lead beyond the safety margin."""
 MARGIN_PER_TURN = 5
 """Prestige a careless partner may cost the city per turn left (a purchase from the rival costs 2)."""
 LEAD = 20.0
@@ -128,8 +130,8 @@ def city_value(gap: float, left: int) -> float:
         return CITY_BEHIND * gap
     margin = MARGIN_PER_TURN * left
     if gap <= margin:
-        return CITY_MARGIN * gap
-    return CITY_MARGIN * margin + CITY_AHEAD * (gap - margin)
+        return CITY_BEHIND * gap
+    return CITY_BEHIND * margin + CITY_AHEAD * (gap - margin)
 
 
 def _income(view: CityHeroesView, seat: Seat, left: int) -> float:
@@ -191,7 +193,7 @@ def evaluate(view: CityHeroesView, seat: Seat) -> float:
     left = _cleanups_left(view)
     gap = city_end(view) - rival_end(view)
     city = city_value(gap, left)
-    per_point = CITY_BEHIND if gap < 0 else (CITY_MARGIN if gap <= MARGIN_PER_TURN * left else CITY_AHEAD)
+    per_point = CITY_BEHIND if gap <= MARGIN_PER_TURN * left else CITY_AHEAD
     others = [_projection(view, other.seat, left) for other in view.seats if other.seat != seat]
     lead = _projection(view, seat, left) - max(others, default=0.0)
     rank = lead if lead <= LEAD else LEAD + LEAD_BEYOND * (lead - LEAD)
