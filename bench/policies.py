@@ -90,6 +90,10 @@ def run_game(game: Game, games: int, options: dict[str, int]) -> tuple[Tally, li
 
 
 def run(games: int = 200, only: list[str] | None = None) -> None:
+    known = {game.info.id for game in registry.all_games()}
+    unknown = sorted(set(only or []) - known)
+    if unknown:
+        raise SystemExit(f"unknown game id(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     print(
         f"\nPolicies (strength 3) against a random player, {games} two-player games per game, seats alternating"
     )
