@@ -3,7 +3,11 @@
 Sections: rules (per registered game: apply / legal_actions, random games per second, the public
 board late in a 4-player game), sqlite (a move's commit), latency (a bot process under many channels
 playing at once, through the emulator), memory (a bot process with many stored games), scale
-(SQLite with one process against PostgreSQL with 1, 2 and 4 sharded processes, 1000 active games).
+(SQLite with one process against PostgreSQL with 1, 2 and 4 sharded processes, 1000 active games),
+policies
+(each game's computer player against a random one: win rate, games without a winner, illegal moves,
+decision time). `policies` runs only when asked for (`--only policies`, or `--policies N` with the
+other sections): its 200 games per game take about 17 minutes on two shared cores.
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ from bench import memory, platform_speed, policies, rules_speed, scale
 from bench.machine import describe
 
 SECTIONS = ("rules", "sqlite", "latency", "memory", "scale")
+OPTIONAL = ("policies",)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
+    parser.add_argument(
+        "--only", choices=SECTIONS + OPTIONAL, action="append", help="run only these sections"
+    )
     parser.add_argument("--games", type=int, default=20, help="random games per rules benchmark (default 20)")
     parser.add_argument("--channels", type=int, default=200, help="channels playing at once (default 200)")
     parser.add_argument("--moves", type=int, default=5, help="moves per channel (default 5)")
@@ -34,7 +41,14 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also play N games per game of the computer player against a random one (default: skip)",
+        help="games per game of the computer player against a random one (default: 200 with "
+        "--only policies, else skip)",
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        metavar="ID",
+        help="with the policies section: only this game id (repeatable; default: every game)",
     )
     parser.add_argument(
         "--quick",
@@ -66,8 +80,8 @@ def main() -> None:
         asyncio.run(memory.stored_games(args.stored, args.active))
     if "scale" in sections:
         scale.run(args.active, moves=args.moves)
-    if args.policies:
-        policies.run(args.policies)
+    if "policies" in sections or args.policies:
+        policies.run(args.policies or 200, only=args.game)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ How the generic `GreedyPolicy` decides (one-ply lookahead):
 
 1. It lists the seat's legal choices; at low strength it looks at a random sample of them only
    (strength 1: half the time a random move, else the best of 4; strength 2: best of 10;
-   strength 3: best of 40).
+   strength 3: best of 40; a game whose turns offer many more choices sets its own sizes,
+   `GreedyPolicy.sample`, as City Heroes does).
 2. Each candidate is scored:
    - if the game's heuristics give it a *prior* (a score without lookahead: secret bids, dice,
      draws, simultaneous choices), that prior is its score;
@@ -28,7 +29,8 @@ A game's package can refine the policy in `rules/<game>/policy.py`:
   score/VP/influence minus the best other seat's, found in the view's `seats` list);
 - `prior(view, seat, choice) -> float | None`: the score *change* of a choice decided without
   lookahead (None: look ahead);
-- `POLICY`: a whole policy object, used instead of the generic greedy one.
+- `POLICY`: a whole policy object, used instead of the generic greedy one (e.g. a `GreedyPolicy`
+  with the game's own `sample` sizes).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -119,6 +121,8 @@ class GreedyPolicy:
 
     evaluate: Evaluate = generic_evaluate
     prior: Prior | None = None
+    sample: dict[int, int] | None = None
+    """Choices looked at per strength, for a game whose turns offer many more than `SAMPLE`'s."""
 
     def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
         choices = _legal(game, state, seat)
@@ -127,7 +131,7 @@ class GreedyPolicy:
             return choices[0]
         if rng.random() < RANDOM_SHARE[strength]:
             return rng.choice(choices)
-        cap = SAMPLE[strength]
+        cap = (self.sample or SAMPLE)[strength]
         candidates = choices if len(choices) <= cap else rng.sample(choices, cap)
         before = game.view(state, seat)
         base = self.evaluate(before, seat)
@@ -211,6 +215,25 @@ class Played:
     """(seat, choice key) of every move, in order."""
     result: Any
     decisions: int = 0
+    illegal: list[tuple[Seat, str, str]] = field(default_factory=list)
+    """(seat, choice key, why) of every choice that was not legal (only with `strict=False`)."""
+
+
+def _apply_counted(
+    game: Game, state: Any, seat: Seat, choice: Choice, rng: random.Random, illegal: list
+) -> tuple[Any, Choice]:
+    """Apply the choice if it is one of the seat's legal choices and `apply` takes it; else record
+    why not and apply a random legal choice instead."""
+    legal = _legal(game, state, seat)
+    why = None if choice.key in {option.key for option in legal} else "not among the legal choices"
+    if why is None:
+        try:
+            return game.apply(state, seat, choice.action).state, choice
+        except RuleError as error:
+            why = str(error)
+    illegal.append((seat, choice.key, why))
+    fallback = rng.choice(legal)
+    return game.apply(state, seat, fallback.action).state, fallback
 
 
 def play(
@@ -222,18 +245,25 @@ def play(
     rng_seed: int,
     options: dict[str, Any] | None = None,
     max_moves: int = 20_000,
+    strict: bool = True,
 ) -> Played:
     """Play one game with one policy per seat; every move goes through `game.apply`, so an illegal
-    choice raises `RuleError`. Deterministic in (seed, rng_seed)."""
+    choice raises `RuleError`. With `strict=False` (the benchmark's count) an illegal choice is
+    recorded in `Played.illegal` and replaced by a random legal one, and the game goes on.
+    Deterministic in (seed, rng_seed)."""
     rng = random.Random(rng_seed)
     state = game.setup([f"p{seat}" for seat in range(len(policies))], options or {}, seed)
     moves: list[tuple[Seat, str]] = []
+    illegal: list[tuple[Seat, str, str]] = []
     for _ in range(max_moves):
         if game.result(state) is not None:
             break
         waiting = sorted(game.to_act(state))
         seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
         choice = policies[seat].choose(game, state, seat, rng, strengths[seat])
-        state = game.apply(state, seat, choice.action).state
+        if strict:
+            state = game.apply(state, seat, choice.action).state
+        else:
+            state, choice = _apply_counted(game, state, seat, choice, rng, illegal)
         moves.append((seat, choice.key))
-    return Played(state=state, moves=moves, result=game.result(state), decisions=len(moves))
+    return Played(state=state, moves=moves, result=game.result(state), decisions=len(moves), illegal=illegal)

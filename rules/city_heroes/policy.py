@@ -1,30 +1,75 @@
 """How a computer player judges City Heroes, from its own view only (see `rules/policy.py`).
 
-`evaluate`:
-- the seat's influence score as the result counts it (influence + naturals + 2 per good + ducats/3)
-  minus half of the best other seat's;
-- what the seat's holdings will still bring: tiles, buildings (their per-turn influence for the
-  turns left), workers;
-- the city against the rival: everybody loses if the city's prestige ends below the rival's, so the
-  gap between the city's projected prestige (now + the per-turn prestige of every standing
-  building and public work for the turns left) and the rival's (now + its growth for the turns
-  left) weighs heavily while it is negative and a little while positive.
+City Heroes is won twice: first the city must end with at least the rival city's prestige (else
+everybody loses, `Result.no_winner`), then the most influence wins. A seat that only races for
+influence loses every game with a careless partner (a random player buys from the rival city about
+once a turn, 2 prestige each), so the evaluation puts the city first and builds prestige itself
+(Schools, Colleges, public works) instead of hoping the others will.
 
-`prior`: trade proposals are not made (no partner answers them sensibly); everything else is
-looked ahead (the game has no dice after the map, and no hidden information but trade offers).
+The policy is the generic one-ply greedy (`GreedyPolicy`) looking at every legal choice (a turn
+offers 40-90; the generic sample of 40 would miss the only School or the pass). `evaluate` is a
+projection to the game's end that a move changes at once, not a plan:
+- **the city**: its prestige at the end if nothing more were built (now + the per-turn prestige of
+  every standing building and finished public work x the Cleanups left, plus half of an unfinished
+  public work's share by its stages) against the rival's, whose growth is public data. Each point
+  short, and each point of lead within a safety margin (`MARGIN_PER_TURN` per turn left, what a
+  careless partner may still cost), weighs `CITY_BEHIND`; points beyond the margin `CITY_AHEAD`.
+- **first place**: the seat's projected influence (score now, with ducats counted smoothly, + what
+  its buildings, public works, tile tax and gathered resources bring for the Cleanups left) minus
+  the best other seat's; a lead beyond `LEAD` counts a quarter, so a seat safely first spends its
+  materials on the city.
+- **what the seat can still build**: materials for Schools on its empty tiles (2 Stone + 1 Plank, or
+  a Timber to craft it) and for Colleges over its Schools count at `POTENTIAL` of what they would
+  bring if built next turn, in fractions, so buying the missing Stone, crafting Planks and buying a
+  tile to build on are worth their cost; ready workers while the phase can use them; all workers
+  for the turns left.
+
+`prior` (no lookahead):
+- trade proposals are not made (no partner answers them sensibly), weapons are not garrisoned
+  (they only serve pillaging, which costs the city prestige);
+- ending an action is neutral (0) and passing just below it (the next phase values ready workers
+  and materials differently, which would make a pass look like a loss);
+- round actions (bank, rival city, influence) only during a phase action of Expansion or
+  Construction: taken first, one would bar passing until the seat takes a phase action;
+- influence is bought only in the last turn, during a Construction action (2 ducats for a point
+  beats 1 point per 3 ducats held), never sold; purchases from the rival city only when they do not
+  cost prestige;
+- everything else (bank trades, sales to the rival, answers to trade offers, loot) is looked ahead.
+The game has no dice after the map and no hidden information but trade offers, so lookahead reads
+nothing a player could not see.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from rules.city_heroes.data import catalogue
-from rules.city_heroes.state import CityHeroesView
+from rules.city_heroes.data import NATURALS, catalogue
+from rules.city_heroes.state import CityHeroesView, TileView
 from rules.core import Choice, Seat
+from rules.policy import GreedyPolicy
 
 CITY_BEHIND = 3.0
-"""Per prestige point the city is projected short of the rival."""
-CITY_AHEAD = 0.3
+"""Per prestige point the city is projected short of the rival, or ahead within the safety margin."""
+CITY_AHEAD = 1.0
+"""Per prestige point of lead beyond the safety margin."""
+MARGIN_PER_TURN = 5
+"""Prestige a careless partner may cost the city per turn left (a purchase from the rival costs 2)."""
+LEAD = 20.0
+"""A projected influence lead beyond this counts at `LEAD_BEYOND` per point: first place is then
+safe, and the materials are better spent on the city."""
+LEAD_BEYOND = 0.25
+POTENTIAL = 0.7
+"""Share of a School's projected prestige (if built next turn) counted for the materials and tile to build one."""
+DUCAT = 0.45
+"""A ducat while materials can still be bought (1/3 at the end); below half a natural resource so
+that selling to the bank and buying back both lose."""
+WORKER_READY = {"expansion": 1.5, "construction": 1.2, "interaction": 0.2}
+WORKER = 0.6
+"""Per worker (all pools) and turn left, at most 3 turns."""
+GATHERED = {"stone": 1.5, "timber": 1.2}
+"""A gathered resource's worth per copy (1: its end value; Stone and Timber build Schools)."""
+SLOT = 1.0
+"""An empty tile of the seat's while turns are left."""
 
 
 @cache
@@ -35,44 +80,155 @@ def _building(building_id: str) -> tuple[int, int]:
 
 
 @cache
-def _work(work_id: str) -> int:
-    spec = catalogue().works.get(work_id)
-    return spec.prestige if spec is not None else 0
+def _gather(building_id: str | None) -> tuple[int, bool]:
+    """(extra copies, mines) a tile's building adds to its resource."""
+    spec = catalogue().buildings.get(building_id or "")
+    return (spec.gather_extra, spec.mines) if spec is not None else (0, False)
 
 
-def evaluate(view: CityHeroesView, seat: Seat) -> float:
-    turns_left = max(0, view.turns - view.turn) + (0 if view.phase == "over" else 1)
-    me = view.seats[seat]
-    others = [entry.score for entry in view.seats if entry.seat != seat]
-    value = me.score - 0.5 * max(others, default=0)
-    city = view.prestige
+def _cleanups_left(view: CityHeroesView) -> int:
+    return 0 if view.phase == "over" else max(0, view.turns - view.turn + 1)
+
+
+def rival_end(view: CityHeroesView) -> int:
+    """The rival's prestige at the end of the game: its growth is public data."""
+    if view.phase == "over":
+        return view.rival_prestige
+    growth = catalogue().rival.rival.growth
+    players = len(view.seats)
+    return view.rival_prestige + sum(
+        growth[min(turn, len(growth)) - 1] * players for turn in range(view.turn, view.turns + 1)
+    )
+
+
+def _work_rates(view: CityHeroesView, tile: TileView, left: int) -> tuple[float, float]:
+    """(prestige, owner influence) a public work will have produced by the end: in full once finished,
+    else the share of its stages built times the turns it may still run after the stages left."""
+    spec = catalogue().works[tile.work or ""]
+    if tile.stages >= tile.stages_needed:
+        return spec.prestige * left, spec.owner_influence * left
+    share = (tile.stages + 1) / (tile.stages_needed + 1)
+    runs = max(0, left - 1 - (tile.stages_needed - tile.stages) // 4)
+    return 0.5 * share * spec.prestige * runs, 0.5 * share * spec.owner_influence * runs
+
+
+def city_end(view: CityHeroesView) -> float:
+    """The city's prestige at the end if nothing more were built."""
+    left = _cleanups_left(view)
+    total = float(view.prestige)
     for tile in view.tiles:
-        prestige = 0
-        influence = 0
+        for building_id in (tile.building, tile.house):
+            if building_id and tile.owner is not None:
+                total += _building(building_id)[0] * left
+        if tile.work:
+            total += _work_rates(view, tile, left)[0]
+    return total
+
+
+def city_value(gap: float, left: int) -> float:
+    if gap < 0:
+        return CITY_BEHIND * gap
+    margin = MARGIN_PER_TURN * left
+    if gap <= margin:
+        return CITY_BEHIND * gap
+    return CITY_BEHIND * margin + CITY_AHEAD * (gap - margin)
+
+
+def _income(view: CityHeroesView, seat: Seat, left: int) -> float:
+    """Influence the seat's holdings add by the end: buildings, public works on its tiles, tile tax
+    (as ducats / 3) and gathered resources (1 each), pillage tokens."""
+    total = 0.0
+    for tile in view.tiles:
+        if tile.owner != seat:
+            continue
         for building_id in (tile.building, tile.house):
             if building_id:
-                p, i = _building(building_id)
-                prestige += p
-                influence += i
-        if tile.work and tile.stages >= tile.stages_needed:
-            prestige += _work(tile.work)
-        city += prestige * turns_left
-        if tile.owner == seat:
-            value += 1.5 + influence * turns_left
-            if tile.building:
-                value += 2.0
-            if tile.work:
-                value += 1.0 + tile.stages
-    value += 0.8 * me.workers + 0.3 * me.ready
-    growth = view.rival_growth
-    rival = view.rival_prestige + growth * turns_left
-    gap = city - rival
-    value += CITY_BEHIND * gap if gap < 0 else CITY_AHEAD * gap
+                total += _building(building_id)[1] * left
+        if tile.work:
+            total += _work_rates(view, tile, left)[1]
+        total += left / 3  # tile tax
+        if tile.resource:
+            extra, mines = _gather(tile.building)
+            if tile.resource in NATURALS[:3] or mines:
+                total += (1 + extra) * left * GATHERED.get(tile.resource, 1.0)
+    return total + view.seats[seat].pillage_tokens * left
+
+
+def _potential(view: CityHeroesView, seat: Seat, left: int, per_point: float) -> float:
+    """What the seat's materials, empty tiles and workers are worth for building more: Schools on
+    its empty tiles, then Colleges over its Schools, counted in fractions so that each Stone or
+    Plank bought towards one is worth part of it."""
+    me = view.seats[seat]
+    now = view.phase in ("expansion", "construction")
+    turns = left - 1  # built next turn at best: building now is worth more
+    if turns <= 0 and not now:
+        return 0.0
+    mine = [tile for tile in view.tiles if tile.owner == seat]
+    empty = sum(1 for tile in mine if not tile.building and not tile.work)
+    schools_owned = sum(1 for tile in mine if tile.building == "school")
+    stone, planks, timber = me.stock["stone"], me.stock["planks"], me.stock["timber"]
+    wood = float(planks + timber)
+    builders = float(me.ready if now else me.ready + me.idle)
+    if planks == 0 and view.acted != "craft":
+        builders -= 1  # a worker crafts the Planks first
+    schools = max(0.0, min(empty, stone / 2, wood, builders))
+    stone, wood, builders = stone - 2 * schools, wood - schools, builders - schools
+    colleges = max(0.0, min(schools_owned, stone / 4, wood / 2, me.ducats / 5, builders / 2))
+    turns = max(turns, 0)
+    value = POTENTIAL * turns * (schools * 2 * per_point + colleges * (2 * per_point + 4))
+    value += SLOT * min(empty, 3) if turns > 0 else 0.0
+    value += WORKER_READY.get(view.phase, 0.0) * min(me.ready, 6)
+    value += WORKER * min(me.workers, 10) * min(turns, 3)
     return value
 
 
+def _projection(view: CityHeroesView, seat: Seat, left: int) -> float:
+    me = view.seats[seat]
+    # Ducats as a smooth value: the score's ducats // 3 would make selling 2 timber look like a gain.
+    ducat = DUCAT if left > 1 else 1 / 3
+    return me.score - me.ducats // 3 + ducat * me.ducats + _income(view, seat, left)
+
+
+def evaluate(view: CityHeroesView, seat: Seat) -> float:
+    left = _cleanups_left(view)
+    gap = city_end(view) - rival_end(view)
+    city = city_value(gap, left)
+    per_point = CITY_BEHIND if gap <= MARGIN_PER_TURN * left else CITY_AHEAD
+    others = [_projection(view, other.seat, left) for other in view.seats if other.seat != seat]
+    lead = _projection(view, seat, left) - max(others, default=0.0)
+    rank = lead if lead <= LEAD else LEAD + LEAD_BEYOND * (lead - LEAD)
+    return city + rank + _potential(view, seat, left, per_point)
+
+
 def prior(view: CityHeroesView, seat: Seat, choice: Choice) -> float | None:
-    kind = choice.action.get("kind")
+    action = choice.action
+    kind = action.get("kind")
     if kind == "propose":
         return -50.0
+    if kind == "garrison":
+        return -1.0  # weapons on tiles only matter for pillaging, which costs the city prestige
+    if kind == "pass" or (kind == "end" and action.get("and_pass")):
+        # Not looked ahead: the next phase values ready workers and unbuilt materials differently,
+        # and a pass that looked like a loss would make the seat trade with the bank rather than
+        # pass. Just below 'End this action', which keeps the seat's later turns in the phase.
+        return -0.05
+    if kind == "end":
+        return 0.0
+    if kind in ("bank", "rival", "influence") and (view.acted is None or view.phase == "interaction"):
+        # A round action must go with a phase action: taken first, it would bar passing and leave
+        # the seat trading with the bank until it can afford an action it does not want.
+        return -5.0
+    if kind == "influence":
+        if action.get("sell"):
+            return -5.0
+        # Mid-action in the last Construction: a round action needs no extra phase action then.
+        last = view.turn >= view.turns and view.phase == "construction" and view.acted is not None
+        return 0.3 if last else -5.0
+    if kind == "rival" and not str(action.get("row", "")).startswith("sell-"):
+        return None if view.seats[seat].purchase_prestige >= 0 else -20.0
     return None
+
+
+POLICY = GreedyPolicy(evaluate=evaluate, prior=prior, sample={1: 6, 2: 20, 3: 400})
+"""A turn offers 40-90 choices (a tile to buy, bank and rival trades, builds): at full strength every
+one is looked at, or the sample would often miss the only School or the pass."""

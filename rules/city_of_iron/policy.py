@@ -1,5 +1,10 @@
 """How a computer player judges City of Iron, from its own view only (see `rules/policy.py`).
 
+It plays the generic greedy policy of `rules/policy.py`: each legal choice (a random 40 of them at
+strength 3 when there are more) is applied to a copy of the state and the seat's view afterwards
+is scored by `evaluate`; a choice whose outcome is secret or random gets a `prior` instead; the
+best score wins, ties broken at random.
+
 `evaluate` (seat value minus half of the best rival's, all from public fields, plus the seat's own
 hand): VP + the VP its goods would score at each Score card still to come (1st/2nd places as the
 view's goods table shows them, shields) + coins + the income per round left + science + the cards

@@ -1,5 +1,10 @@
 """How a computer player judges Iron & Brass, from its own view (see `rules/policy.py`).
 
+It plays the generic greedy policy of `rules/policy.py`: each legal choice (a random 40 of them at
+strength 3 when there are more) is applied to a copy of the state and the seat's view afterwards
+is scored by `evaluate`; a choice whose outcome is secret or random gets a `prior` instead; the
+best score wins, ties broken at random.
+
 The game has no hidden information, but its dice are unknown until rolled: mining and combat are
 never looked ahead (that would read the state's RNG), they get a prior: the expected value.
 

@@ -1,5 +1,10 @@
 """How a computer player judges Iron Bridge Gorge, from its own view only (see `rules/policy.py`).
 
+It plays the generic greedy policy of `rules/policy.py`: each legal choice (a random 40 of them at
+strength 3 when there are more) is applied to a copy of the state and the seat's view afterwards
+is scored by `evaluate`; a choice whose outcome is secret or random gets a `prior` instead; the
+best score wins, ties broken at random.
+
 `evaluate`: VP (worth 8 coins: VP decide, coins only break ties) + coins + the revenue of the
 resources in play for the rounds left + the majorities it leads (or ties) for the scorings left
 + what the cards in hand are worth (sale price, or their revenue if buildable) - an open loan;
