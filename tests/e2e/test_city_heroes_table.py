@@ -3,8 +3,8 @@
 Players look at the board (the test reads the state to decide, as a player reads the picture) and act
 only through the bot: "Take my turn" and the move buttons or selects, `/play` for a move the menu had
 no room for, the trade composer, `/undo`. Bob plays the warlord: he buys a tile next to a neighbour,
-buys weapons, garrisons them and pillages; alice later gifts carol a resource through the composer.
-The seed is one where that plan works out within three turns.
+buys weapons, garrisons them and pillages; alice gifts carol a resource through the composer.
+The seed is one where that plan works out within four turns.
 """
 
 from __future__ import annotations
@@ -12,28 +12,27 @@ from __future__ import annotations
 import random
 
 from rules import registry
-from rules.policy import policy_for
 from tests.e2e.harness import World, menu_choices, world
 from tests.e2e.test_games import _check_result
 
 GAME = registry.get("city-heroes")
-POLICY = policy_for("city-heroes")
 ROUND_ACTIONS = ("bank-", "influence-", "rival:", "token")
 ALICE, BOB, CAROL = 0, 1, 2
-SEED = 11
+SEED = 1
 
 
 def _calm(state, seat, choices, rng):
-    """The computer player's move, minus its idle round actions (bank churn) so the game stays short."""
-    choice = POLICY.choose(GAME, state, seat, rng, 2)
-    if choice.key.startswith(ROUND_ACTIONS):
-        keys = {c.key: c for c in choices}
-        for key in ("end", "pass", "end-pass"):
-            if key in keys:
-                return keys[key]
-        plain = [c for c in choices if not c.key.startswith(ROUND_ACTIONS)]
-        return plain[0] if plain else choice
-    return choice
+    """An easy-going player: finishes an action at once, otherwise acts (no round actions) or passes."""
+    plain = [
+        c for c in choices if not c.key.startswith(ROUND_ACTIONS + ("gift:", "ask:")) and c.key != "end-pass"
+    ]
+    keys = {c.key: c for c in plain}
+    if "end" in keys:
+        return keys["end"]
+    acts = [c for c in plain if c.key != "pass"]
+    if acts and rng.random() < 0.7:
+        return rng.choice(acts)
+    return keys.get("pass") or rng.choice(plain or choices)
 
 
 def _warlord(state, seat, choices, rng, plan):
@@ -104,7 +103,7 @@ async def test_three_player_game_with_a_trade_a_pillage_and_an_undo(tmp_path):
         alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
         users = [alice, bob, carol]
         table = w.channels["table"]
-        await alice.slash(table, "game new", game="city-heroes", seed=SEED, options="turns=3")
+        await alice.slash(table, "game new", game="city-heroes", seed=SEED, options="turns=4")
         await bob.slash(table, "game join")
         await carol.slash(table, "game join")
         await alice.slash(table, "game start")
@@ -124,8 +123,9 @@ async def test_three_player_game_with_a_trade_a_pillage_and_an_undo(tmp_path):
                 continue
             seat = sorted(GAME.to_act(state))[0]
             choices = GAME.legal_actions(state, seat)
-            if seat == ALICE and plan["pillaged"] and not plan["traded"] and GAME.trade_form(state, seat):
-                resource = next(r for r, n in state.players[seat].stock.items() if n)
+            stock = state.players[seat].stock
+            if seat == ALICE and not plan["traded"] and GAME.trade_form(state, seat) and any(stock.values()):
+                resource = next(r for r, n in stock.items() if n)
                 gift = f"1 {resource}"
                 sent = await _compose_gift(w, alice, "carol", gift)
                 assert sent.startswith("✅"), sent
