@@ -13,7 +13,9 @@ class Settings(BaseSettings):
 
     discord_token: str = Field(default="", description="The bot token from the Discord developer portal.")
     database_url: str = Field(
-        default="sqlite:///ironhost.db", description="Where games are stored: sqlite:///path/to/file.db"
+        default="sqlite:///ironhost.db",
+        description="Where games are stored: sqlite:///path/to/file.db, or postgresql://user:pass@host/db"
+        " for several worker processes sharing one database.",
     )
     discord_api_base: str = Field(
         default="", description="Only for tests and --local: the REST base of a Discord emulator."
@@ -31,12 +33,3 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value in ("", None) else value
-
-    @property
-    def sqlite_path(self) -> str:
-        url = self.database_url
-        if url.startswith("sqlite:///"):
-            return url[len("sqlite:///") :] or "ironhost.db"
-        if url.startswith("sqlite://"):
-            return url[len("sqlite://") :] or ":memory:"
-        raise ValueError(f"DATABASE_URL {url!r} is not supported yet: use sqlite:///path/to/file.db")
