@@ -44,6 +44,9 @@ class Executor(Protocol):
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """One statement for many parameter rows (bulk copies)."""
+
 
 class Database(Executor, Protocol):
     dialect: str
@@ -52,6 +55,9 @@ class Database(Executor, Protocol):
     database is locked by the transaction anyway)."""
 
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Transaction]: ...
+
+    async def columns(self) -> dict[str, list[str]]:
+        """Every table of the schema with its columns, in their order."""
 
     async def close(self) -> None: ...
 
@@ -126,6 +132,12 @@ class _SqliteExecutor:
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self._db.executemany(sql, [tuple(row) for row in rows])
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
+
 
 class _SqliteTransaction(_SqliteExecutor):
     async def lock_schema(self) -> None:
@@ -154,10 +166,17 @@ class SqliteDatabase:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=10000")
+        try:
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            # Switch to WAL before any busy timeout: a connection waiting inside SQLite for the switch
+            # would keep its read lock, and a process committing its migration would wait for that
+            # lock in turn (a deadlock until a timeout). Failing fast and trying again does not.
+            await _while_locked(db, "PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA busy_timeout=10000")
+        except BaseException:
+            await db.close()
+            raise
         return cls(db)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -172,10 +191,23 @@ class SqliteDatabase:
         async with self._lock:
             return await self._run.fetchall(sql, params)
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        async with self._lock:
+            await self._run.executemany(sql, rows)
+
+    async def columns(self) -> dict[str, list[str]]:
+        tables = await self.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+        found = {}
+        for (name,) in tables:
+            found[name] = [row[1] for row in await self.fetchall(f'PRAGMA table_info("{name}")')]
+        return found
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await _while_locked(self._db, "BEGIN IMMEDIATE")
             try:
                 yield _SqliteTransaction(self._db)
             except BaseException:
@@ -186,6 +218,25 @@ class SqliteDatabase:
     async def close(self) -> None:
         async with self._lock:
             await self._db.close()
+
+
+async def _while_locked(db: aiosqlite.Connection, sql: str, patience: float = 10.0) -> None:
+    """Run `sql`, waiting while another process holds the file.
+
+    The busy timeout makes SQLite wait for most locks, but not around a switch to WAL: while another
+    process opening a new file at the same moment changes its journal mode, SQLite answers "locked"
+    at once (and before the busy timeout is set, always). Such a moment is short: try again.
+    """
+    waited = 0.0
+    while True:
+        try:
+            await db.execute(sql)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or waited >= patience:
+                raise
+        await asyncio.sleep(0.05)
+        waited += 0.05
 
 
 # ---- PostgreSQL ------------------------------------------------------------------------------
@@ -231,6 +282,10 @@ class _PostgresExecutor:
         with _integrity_errors():
             return list(await self._runner.fetch(dollar_placeholders(sql), *params))
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with _integrity_errors():
+            await self._runner.executemany(dollar_placeholders(sql), [tuple(row) for row in rows])
+
 
 class _PostgresTransaction(_PostgresExecutor):
     async def lock_schema(self) -> None:
@@ -273,6 +328,16 @@ class PostgresDatabase(_PostgresExecutor):
             ) from None
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
         return cls(pool)
+
+    async def columns(self) -> dict[str, list[str]]:
+        rows = await self.fetchall(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+        )
+        found: dict[str, list[str]] = {}
+        for table, column in rows:
+            found.setdefault(table, []).append(column)
+        return found
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_PostgresTransaction]:

@@ -616,6 +616,46 @@ class Store:
             (key, value),
         )
 
+    # ---- copying between databases (`python -m bot migrate`) --------------------------------
+    async def tables(self) -> dict[str, list[str]]:
+        """The tables a copy carries, with their columns: all but the migrations' own bookkeeping."""
+        return {
+            name: columns for name, columns in (await self._db.columns()).items() if name != "schema_version"
+        }
+
+    async def game_ids(self) -> list[int]:
+        return [int(row[0]) for row in await self._db.fetchall("SELECT id FROM games ORDER BY id")]
+
+    async def export_rows(
+        self, table: str, columns: list[str], game_ids: list[int] | None = None
+    ) -> list[tuple]:
+        """Rows of `table` (only those of `game_ids` when given) as tuples in `columns`' order."""
+        listed = ", ".join(f'"{column}"' for column in columns)
+        if game_ids is None:
+            rows = await self._db.fetchall(f'SELECT {listed} FROM "{table}"')
+        else:
+            key = "id" if table == "games" else "game_id"
+            marks = ",".join("?" for _ in game_ids)
+            rows = await self._db.fetchall(
+                f'SELECT {listed} FROM "{table}" WHERE {key} IN ({marks})', tuple(game_ids)
+            )
+        return [tuple(row) for row in rows]
+
+    async def import_rows(self, batch: list[tuple[str, list[str], list[tuple]]]) -> None:
+        """Insert rows as they are (ids included), in one transaction, parents before children."""
+        async with self._db.transaction() as tx:
+            for table, columns, rows in batch:
+                if rows:
+                    listed = ", ".join(f'"{column}"' for column in columns)
+                    marks = ", ".join("?" for _ in columns)
+                    await tx.executemany(f'INSERT INTO "{table}" ({listed}) VALUES ({marks})', rows)
+            if self._db.dialect == POSTGRESQL:
+                # Copied ids were given explicitly: move the id sequence past them for new games.
+                await tx.execute(
+                    "SELECT setval(pg_get_serial_sequence('games', 'id'),"
+                    " COALESCE((SELECT MAX(id) FROM games), 0) + 1, false)"
+                )
+
 
 async def _plan_timers(tx: Any, game_id: int, timers: Iterable[TimerPlan], clear: Iterable[int]) -> None:
     """Inside the move's transaction, so a committed move always has its reminders and deadlines."""
