@@ -1,7 +1,7 @@
 """`python -m bench`: every figure, printed with the machine it was measured on (never asserted).
 
 Sections: rules (per registered game: apply / legal_actions, random games per second, the public
-board late in a 4-player game), sqlite (a move's commit), latency (a bot process under many channels
+board late in a 4-player game), sqlite (a move's commit; the same on PostgreSQL with --postgres URL), latency (a bot process under many channels
 playing at once, through the emulator), memory (a bot process with many stored games), scale
 (SQLite with one process against PostgreSQL with 1, 2 and 4 sharded processes, 1000 active games),
 policies
@@ -51,6 +51,11 @@ def main() -> None:
         help="with the policies section: only this game id (repeatable; default: every game)",
     )
     parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="sqlite section: also time commits on this (empty, throwaway) PostgreSQL database",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="small sizes (5 games, 20 channels, 1000/100 stored): a smoke run",
@@ -67,6 +72,8 @@ def main() -> None:
         rules_speed.run(args.games)
     if "sqlite" in sections:
         asyncio.run(platform_speed.sqlite_commits())
+        if args.postgres:
+            asyncio.run(platform_speed.postgres_commits(args.postgres))
     if "latency" in sections:
         # Paced like real tables, with boards drawn; the same with drawing stubbed (the move's own
         # path); and with no pause at all, which measures the bot's capacity rather than a latency.

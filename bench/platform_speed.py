@@ -24,29 +24,56 @@ from bot.store import Store
 
 async def sqlite_commits(moves: int = 500) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "bench.db")
-        game = await store.create_game(
-            kind="bench", guild_id=1, channel_id=1, host_id=1, host_name="a", options={}, seed=1
-        )
-        await store.start_game(game.id, "{}")
-        game = await store.game(game.id)
-        state = '{"board": "' + "x" * 20_000 + '"}'  # a realistic snapshot size (20 KB)
-        durations = []
-        for index in range(moves):
-            start = time.perf_counter()
-            version = await store.commit_move(
-                game,
-                seat=0,
-                user_id=1,
-                action={"kind": "x", "i": index},
-                events=[{"text": "moved"}],
-                state=state,
-                interaction_id=index + 1,
-            )
-            durations.append((time.perf_counter() - start) * 1000)
-            game = game.model_copy(update={"version": version})
-        await store.close()
+        durations = await _commits(str(Path(folder) / "bench.db"), moves)
     print(f"\nSQLite commit per move (20 KB snapshot, WAL)\n  commit         {summary(durations)}")
+
+
+async def postgres_commits(url: str, moves: int = 500, workers: int = 4) -> None:
+    """The same commit on PostgreSQL (an empty database at `url`), alone and with `workers` stores
+    (as many processes' pools) committing to their own games at once."""
+    durations = await _commits(url, moves)
+    print(f"\nPostgreSQL commit per move (20 KB snapshot)\n  commit         {summary(durations)}")
+    stores = [await Store.open(url) for _ in range(workers)]
+    start = time.perf_counter()
+    results = await asyncio.gather(*(_commits_on(store, moves // workers) for store in stores))
+    elapsed = time.perf_counter() - start
+    for store in stores:
+        await store.close()
+    together = [duration for batch in results for duration in batch]
+    print(f"  {workers} stores at once {summary(together)}; {len(together) / elapsed:.0f} commits/s in total")
+
+
+async def _commits(url: str, moves: int) -> list[float]:
+    store = await Store.open(url)
+    try:
+        return await _commits_on(store, moves)
+    finally:
+        await store.close()
+
+
+async def _commits_on(store: Store, moves: int) -> list[float]:
+    game = await store.create_game(
+        kind="bench", guild_id=1, channel_id=random.randrange(1, 2**62), host_id=1, host_name="a",
+        options={}, seed=1,
+    )  # fmt: skip
+    await store.start_game(game.id, "{}")
+    game = await store.game(game.id)
+    state = '{"board": "' + "x" * 20_000 + '"}'  # a realistic snapshot size (20 KB)
+    durations = []
+    for index in range(moves):
+        start = time.perf_counter()
+        version = await store.commit_move(
+            game,
+            seat=0,
+            user_id=1,
+            action={"kind": "x", "i": index},
+            events=[{"text": "moved"}],
+            state=state,
+            interaction_id=random.randrange(1, 2**62),
+        )
+        durations.append((time.perf_counter() - start) * 1000)
+        game = game.model_copy(update={"version": version})
+    return durations
 
 
 class TurnWatcher:

@@ -1,4 +1,5 @@
-"""`python -m bot` runs the bot on Discord; `python -m bot --local` runs it against the local emulator."""
+"""`python -m bot` runs the bot on Discord; `python -m bot --local` runs it against the local emulator;
+`python -m bot migrate --from URL --to URL` copies every game to another database and checks the copy."""
 
 from __future__ import annotations
 
@@ -28,7 +29,23 @@ def main(argv: list[str] | None = None) -> int:
         "--local", action="store_true", help="play against a local Discord emulator in this terminal"
     )
     parser.add_argument("--script", help="--local: read console lines from this file instead of the keyboard")
+    commands = parser.add_subparsers(dest="command", metavar="migrate")
+    migrate = commands.add_parser(
+        "migrate",
+        help="copy every game from one database to another and replay each copy to check it",
+        description="Copy every game (seats, moves, messages, timers, settings) from one database to an"
+        " empty one, e.g. from the SQLite file to PostgreSQL, then replay every copied game from its seed"
+        " and log. Exits with 1 if a game does not replay to its stored state.",
+    )
+    migrate.add_argument(
+        "--from", dest="source", required=True, metavar="URL", help="e.g. sqlite:///ironhost.db"
+    )
+    migrate.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help="e.g. postgresql://user:pass@host/db"
+    )
     args = parser.parse_args(argv)
+    if args.command == "migrate":
+        return asyncio.run(_migrate(args.source, args.target))
     try:
         settings = Settings()
     except ValidationError as error:
@@ -47,6 +64,18 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     return asyncio.run(_run(settings))
+
+
+async def _migrate(source: str, target: str) -> int:
+    from bot.migrate import MigrationRefused, migrate, print_report
+
+    try:
+        report = await migrate(source, target)
+    except (MigrationRefused, ValueError, RuntimeError) as reason:
+        print(f"Nothing was copied: {reason}", file=sys.stderr)
+        return 2
+    print_report(report, source, target)
+    return 0 if report.ok else 1
 
 
 async def _run(settings: Settings) -> int:

@@ -75,7 +75,7 @@ class HostBot(commands.Bot):
         self.table: Table
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.sqlite_path)
+        self.store = await Store.open(self.settings.database_url)
         self.service = GameService(self.store, clock=self.clock)
         self.table = Table(self, self.service)
         self.scheduler = Scheduler(self)

@@ -15,7 +15,9 @@ class Settings(BaseSettings):
 
     discord_token: str = Field(default="", description="The bot token from the Discord developer portal.")
     database_url: str = Field(
-        default="sqlite:///ironhost.db", description="Where games are stored: sqlite:///path/to/file.db"
+        default="sqlite:///ironhost.db",
+        description="Where games are stored: sqlite:///path/to/file.db, or postgresql://user:pass@host/db"
+        " for several worker processes sharing one database.",
     )
     discord_api_base: str = Field(
         default="", description="Only for tests and --local: the REST base of a Discord emulator."
@@ -49,12 +51,3 @@ class Settings(BaseSettings):
     def shards(self) -> Shards | None:
         """The shards this process runs; None when the bot is not sharded."""
         return Shards.parse(self.shard_count, self.shard_ids)
-
-    @property
-    def sqlite_path(self) -> str:
-        url = self.database_url
-        if url.startswith("sqlite:///"):
-            return url[len("sqlite:///") :] or "ironhost.db"
-        if url.startswith("sqlite://"):
-            return url[len("sqlite://") :] or ":memory:"
-        raise ValueError(f"DATABASE_URL {url!r} is not supported yet: use sqlite:///path/to/file.db")

@@ -413,11 +413,17 @@ class Table:
         """Post the turn messages a crash left unposted: the moves since the last post, and who acts.
 
         The moves themselves are safe in the database; only their announcement can be lost when the
-        process dies between the commit and the post. Returns how many games were caught up. A sharded
-        process catches up only its own shards' games; the other processes post theirs.
+        process dies between the commit and the post. A sharded process catches up only its own shards'
+        games; the other processes post theirs. Workers starting together on one database may still
+        both see a move owed: the store's claim lets exactly one of them post it. Returns how many
+        games this process caught up.
         """
         behind = await self.service.store.games_behind(shards=self.bot.owned_shards)
+        caught = 0
         for game, posted in behind:
+            if not await self.service.store.claim_post(game.id, "turn", game.version):
+                continue  # another worker, starting at the same time, posts this one
+            caught += 1
             rules = self.service.rules_for(game.kind)
             seats = await self.service.store.seats(game.id)
             state = await self.service.state(game)
@@ -435,7 +441,7 @@ class Table:
                         await self._dm_private(
                             game, seats, seat, rules.view(state, seat.seat), [], seat.seat in to_act
                         )
-        return len(behind)
+        return caught
 
     async def _post_turn(
         self,

@@ -28,11 +28,13 @@ class World:
     task: object = None
     bots_started: list[HostBot] = field(default_factory=list)
     clock: FakeClock = field(default_factory=FakeClock)
+    database_url: str | None = None
+    """DATABASE_URL of the bot; None is the SQLite file `db_path`."""
 
     async def start_bot(self) -> HostBot:
         settings = Settings(
             discord_token="emulator-token",
-            database_url=f"sqlite:///{self.db_path}",
+            database_url=self.database_url or f"sqlite:///{self.db_path}",
             discord_api_base=self.server.api_base,
             _env_file=None,
         )
@@ -91,14 +93,25 @@ def _buttons(message: StoredMessage) -> list[tuple[str | None, str | None, bool]
 
 @contextlib.asynccontextmanager
 async def world(
-    tmp_path: Path, *, users: tuple[str, ...] = ("alice", "bob", "carol"), channels=("table", "other")
+    tmp_path: Path,
+    *,
+    users: tuple[str, ...] = ("alice", "bob", "carol"),
+    channels=("table", "other"),
+    database_url: str | None = None,
 ):
     server = FakeDiscord()
     await server.start()
     guild = server.add_guild("Board Games")
     channel_ids = {name: server.add_channel(guild, name) for name in channels}
     sessions = {name: server.user(server.add_user(name)) for name in users}
-    w = World(server=server, db_path=tmp_path / "games.db", guild=guild, channels=channel_ids, users=sessions)
+    w = World(
+        server=server,
+        db_path=tmp_path / "games.db",
+        guild=guild,
+        channels=channel_ids,
+        users=sessions,
+        database_url=database_url,
+    )
     try:
         await w.start_bot()
         yield w

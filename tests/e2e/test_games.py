@@ -66,9 +66,11 @@ class _Trader:
         return self.rng.choice(plain or choices)
 
 
-async def test_iron_bridge_gorge_game_with_an_accepted_and_a_declined_trade(tmp_path):
-    """Issue 5: a complete (short) game with trades; the contents stay between the two parties."""
-    async with world(tmp_path) as w:
+async def test_iron_bridge_gorge_game_with_an_accepted_and_a_declined_trade(tmp_path, store_url):
+    """Issue 5: a complete (short) game with trades; the contents stay between the two parties.
+
+    Played on each database backend (issue 12): the bot runs on PostgreSQL with nothing else changed."""
+    async with world(tmp_path, database_url=store_url) as w:
         alice, bob = w.users["alice"], w.users["bob"]
         await open_game(w, "table", alice, [bob], game="iron-bridge-gorge", seed=3, options="rounds=3")
         trader = _Trader(7)

@@ -341,9 +341,9 @@ def test_random_seed_module_is_not_used_by_rules():
     assert random.random() == expected
 
 
-async def test_a_move_whose_announcement_was_lost_is_posted_after_restart(tmp_path, monkeypatch):
+async def test_a_move_whose_announcement_was_lost_is_posted_after_restart(tmp_path, monkeypatch, store_url):
     """The process dies between committing a move and posting it: the restarted bot posts it."""
-    async with world(tmp_path) as w:
+    async with world(tmp_path, database_url=store_url) as w:
         alice, bob = w.users["alice"], w.users["bob"]
         await open_game(w, "table", alice, [bob], seed=6)
         posted_before = len(w.turn_messages())

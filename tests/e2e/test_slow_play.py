@@ -28,8 +28,8 @@ async def _lobby_with_clock(w, host, others, **clock):
     await w.settle()
 
 
-async def test_reminder_after_the_delay_once_and_again_after_a_restart(tmp_path):
-    async with world(tmp_path) as w:
+async def test_reminder_after_the_delay_once_and_again_after_a_restart(tmp_path, store_url):
+    async with world(tmp_path, database_url=store_url) as w:
         alice, bob = w.users["alice"], w.users["bob"]
         await _lobby_with_clock(w, alice, [bob], reminder_hours=12)
         assert await w.advance(11) == 0
@@ -98,8 +98,8 @@ async def test_deadline_skip_keeps_waiting_when_no_pass_and_passes_when_allowed(
         assert not w.server.errors, w.server.errors
 
 
-async def test_deadline_default_plays_a_safe_move(tmp_path):
-    async with world(tmp_path) as w:
+async def test_deadline_default_plays_a_safe_move(tmp_path, store_url):
+    async with world(tmp_path, database_url=store_url) as w:
         alice, bob = w.users["alice"], w.users["bob"]
         await _lobby_with_clock(w, alice, [bob], reminder_hours=0, deadline_hours=6, on_timeout="default")
         await w.advance(7)
@@ -177,8 +177,8 @@ async def test_replace_by_consent_or_by_a_moderator(tmp_path):
         assert not w.server.errors, w.server.errors
 
 
-async def test_undo_with_the_tables_approval_and_not_after_a_reveal(tmp_path):
-    async with world(tmp_path) as w:
+async def test_undo_with_the_tables_approval_and_not_after_a_reveal(tmp_path, store_url):
+    async with world(tmp_path, database_url=store_url) as w:
         alice, bob = w.users["alice"], w.users["bob"]
         table = w.channels["table"]
         await open_game(w, "table", alice, [bob], seed=4)

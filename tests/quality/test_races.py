@@ -118,9 +118,40 @@ async def test_lobby_races_seat_exactly_the_table(tmp_path: Path) -> None:
         assert not w.server.errors, w.server.errors
 
 
+async def start_bots(
+    server: FakeDiscord, database_url: str, count: int = 2
+) -> list[tuple[HostBot, asyncio.Task[None]]]:
+    """`count` HostBots on one database, started together as N workers would be, all connected."""
+
+    async def one() -> tuple[HostBot, asyncio.Task[None]]:
+        settings = Settings(
+            discord_token="emulator-token",
+            database_url=database_url,
+            discord_api_base=server.api_base,
+            render_processes=0,
+            _env_file=None,
+        )
+        bot = HostBot(settings, guild_ready_timeout=0.1)
+        return bot, await run_bot(bot, server)
+
+    started = await asyncio.gather(*(one() for _ in range(count)), return_exceptions=True)
+    failed = [outcome for outcome in started if isinstance(outcome, BaseException)]
+    if failed:
+        await stop_bots([outcome for outcome in started if not isinstance(outcome, BaseException)])
+        raise failed[0]
+    return list(started)  # type: ignore[arg-type]
+
+
+async def stop_bots(bots: list[tuple[HostBot, asyncio.Task[None]]]) -> None:
+    for bot, task in bots:
+        await bot.table.drain()
+        await stop_bot(bot, task)
+
+
 @contextlib.asynccontextmanager
-async def two_bots(tmp_path: Path):
-    """One emulator, two HostBots on one SQLite file, both connected; interactions alternate."""
+async def two_bots(tmp_path: Path, database_url: str | None = None):
+    """One emulator, two HostBots on one database (a SQLite file unless given), both connected;
+    interactions alternate between them."""
     server = FakeDiscord()
     await server.start()
     server.gateway.routing = "round_robin"
@@ -129,26 +160,20 @@ async def two_bots(tmp_path: Path):
     users = {n: server.user(server.add_user(n)) for n in ("alice", "bob", "carol")}
     bots: list[tuple[HostBot, asyncio.Task[None]]] = []
     try:
-        for _ in range(2):
-            settings = Settings(
-                discord_token="emulator-token",
-                database_url=f"sqlite:///{tmp_path / 'games.db'}",
-                discord_api_base=server.api_base,
-                render_processes=0,
-                _env_file=None,
-            )
-            bot = HostBot(settings, guild_ready_timeout=0.1)
-            bots.append((bot, await run_bot(bot, server)))
+        bots = await start_bots(server, database_url or f"sqlite:///{tmp_path / 'games.db'}")
         assert len(server.gateway.connected_sessions()) == 2
         w = World(
-            server=server, db_path=tmp_path / "games.db", guild=guild, channels={"table": table}, users=users
+            server=server,
+            db_path=tmp_path / "games.db",
+            guild=guild,
+            channels={"table": table},
+            users=users,
+            database_url=database_url,
         )
         w.bot = bots[0][0]
-        yield w, [bot for bot, _ in bots]
+        yield w, bots
     finally:
-        for bot, task in bots:
-            await bot.table.drain()
-            await stop_bot(bot, task)
+        await stop_bots(bots)
         await server.stop()
 
 
@@ -159,8 +184,11 @@ async def settle_all(server: FakeDiscord, bots: list[HostBot]) -> None:
     await server.settle()
 
 
-async def test_two_bot_processes_on_one_database_apply_each_conflict_once(tmp_path: Path) -> None:
-    async with two_bots(tmp_path) as (w, bots):
+async def test_two_bot_processes_on_one_database_apply_each_conflict_once(
+    tmp_path: Path, store_url: str
+) -> None:
+    async with two_bots(tmp_path, store_url) as (w, started):
+        bots = [bot for bot, _ in started]
         server, table = w.server, w.channels["table"]
         alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
         # The lobby is served by both processes in turn; racing joins still seat each user once.
@@ -208,3 +236,36 @@ async def test_two_bot_processes_on_one_database_apply_each_conflict_once(tmp_pa
         assert states[-1].model_dump_json() == (await store.game(game.id)).state
         posted = [m for m in turn_messages(server, table) if re.search(r"· move \d+", m.content)]
         assert len(posted) == len(log), "each move is announced once, by the process that applied it"
+
+
+async def test_workers_restarting_together_post_a_lost_announcement_once(
+    tmp_path: Path, store_url: str, monkeypatch
+) -> None:
+    """Both workers die between a move's commit and its post; both restart at once and both look for
+    moves owed an announcement: the move is posted exactly once."""
+    async with two_bots(tmp_path, store_url) as (w, started):
+        server, table = w.server, w.channels["table"]
+        alice, bob = w.users["alice"], w.users["bob"]
+        assert not (await alice.slash(table, "game new", game="test-highcard", seed=5)).ephemeral
+        assert not (await bob.slash(table, "game join")).ephemeral
+        assert "has started" in (await alice.slash(table, "game start")).content
+        await settle_all(server, [bot for bot, _ in started])
+
+        async def died_before_posting(move, **_):
+            raise RuntimeError("the process died right after the commit")
+
+        for bot, _ in started:
+            monkeypatch.setattr(bot.table, "announce", died_before_posting)
+        menu = await menu_of(server, table, alice)
+        assert applied(await alice.click(menu.message.id, move_options(menu.message)[0][0]))
+        await settle_all(server, [bot for bot, _ in started])
+        posted = len(turn_messages(server, table))
+        await stop_bots(started)
+        started.clear()
+
+        started += await start_bots(server, store_url)
+        await settle_all(server, [bot for bot, _ in started])
+        turns = turn_messages(server, table)
+        assert len(turns) == posted + 1, [m.content for m in turns[posted:]]
+        assert "move 1" in turns[-1].content
+        assert not server.errors, server.errors

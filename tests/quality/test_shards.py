@@ -6,8 +6,8 @@ interaction must reach only the process of its guild's shard, every acknowledged
 log exactly once, the restarted process must announce what the killed one could not, and a reminder
 that comes due while both run must be sent once, by the process that owns the game's guild.
 
-The database is the `database_url` fixture: SQLite here (two processes on one WAL file); the same test
-runs over any store `python -m bot` accepts by overriding that fixture and `open_store`.
+The database is the `database_url` fixture: each backend in turn (two processes on one SQLite WAL
+file, then on one PostgreSQL database).
 `QUALITY_LONG=1` runs more kill cycles.
 """
 
@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
 from bot.emulator.driver import UserSession
 from bot.emulator.server import FakeDiscord
 from bot.service import GameService
@@ -40,15 +39,15 @@ REMINDER_HOURS = 0.002
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    """The one database both processes share."""
-    return f"sqlite:///{tmp_path / 'games.db'}"
+def database_url(store_url: str) -> str:
+    """The one database both processes share: a SQLite file, then a PostgreSQL database."""
+    return store_url
 
 
 @asynccontextmanager
 async def open_store(database_url: str) -> AsyncIterator[Store]:
     """The test's own connection to that database, to read the log afterwards."""
-    store = await Store.open(Settings(_env_file=None, database_url=database_url).sqlite_path)
+    store = await Store.open(database_url)
     try:
         yield store
     finally:
