@@ -45,6 +45,8 @@ BUILD_NOW = 50.0
 ATTACK = 3.0
 """Weight of an attack's expected gold destroyed (`policy.prior`) against the plan's own values: a
 piece destroyed also stops what it would have done next."""
+GO_IN = BUILD_NOW + 10.0
+"""The military's move into the enemy's reach once its wave has gathered: before any build."""
 NEVER = -100.0
 """Score of choices a strategy does not make (off-plan builds, 'Back'): below 'End turn' (0)."""
 
@@ -242,7 +244,7 @@ class Strategy:
 
     def move_value(self, reading: Reading, action: dict[str, Any]) -> float:
         """Marching: each square closer to the nearest objective (until it is in range) is worth 3;
-        arriving in range with the attack still to come adds 5. Open Road is kept for a move that
+        arriving in range with the attack still to come (and an action left for it) adds 5. Open Road is kept for a move that
         brings the Headquarters into range. Units not marching hold their ground."""
         unit = reading.piece(action["unit"])
         if unit is None or not reading.objectives or not self.advancing(reading):
@@ -254,7 +256,7 @@ class Strategy:
             return -1.0
         value = 3.0 * (before - max(after, unit.range))
         arrives = after <= unit.range
-        if arrives and unit.can_attack and unit.category != "artillery":
+        if arrives and unit.can_attack and unit.category != "artillery" and reading.view.actions_left >= 2:
             value += 5.0
         if action.get("open_road"):
             value = value - 2.0 if arrives else NEVER
@@ -323,9 +325,12 @@ class Military(Strategy):
         """As every strategy marches, but a unit still out of the enemy's reach waits at its edge
         until the wave has gathered there (units walking in one by one are shot one by one)."""
         start, end = reading.square(action["unit"]), reading.square(action["to"])
-        if not reading.in_danger(start) and reading.in_danger(end) and not self.gathered(reading):
-            return -1.0
-        return super().move_value(reading, action)
+        value = super().move_value(reading, action)
+        if reading.in_danger(start) or not reading.in_danger(end) or value <= 0:
+            return value
+        # Going in: only with the wave, and before this turn's builds, so the whole wave goes in
+        # on one turn instead of one unit a turn.
+        return value + GO_IN if self.gathered(reading) else -1.0
 
     def gathered(self, reading: Reading) -> bool:
         """At least `wave` units stand inside the enemy's reach or one move from it."""
