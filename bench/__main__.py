@@ -2,7 +2,8 @@
 
 Sections: rules (per registered game: apply / legal_actions, random games per second, the public
 board late in a 4-player game), sqlite (a move's commit), latency (a bot process under many channels
-playing at once, through the emulator), memory (a bot process with many stored games).
+playing at once, through the emulator), memory (a bot process with many stored games), strategies
+(Iron & Brass: the ECONOMIC and MILITARY strategies against each other and the random player).
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import argparse
 import asyncio
 import logging
 
-from bench import memory, platform_speed, policies, rules_speed
+from bench import memory, platform_speed, policies, rules_speed, strategies
 from bench.machine import describe
 
-SECTIONS = ("rules", "sqlite", "latency", "memory")
+SECTIONS = ("rules", "sqlite", "latency", "memory", "strategies")
 
 
 def main() -> None:
@@ -36,6 +37,13 @@ def main() -> None:
         help="also play N games per game of the computer player against a random one (default: skip)",
     )
     parser.add_argument(
+        "--strategy-games",
+        type=int,
+        default=40,
+        metavar="N",
+        help="Iron & Brass strategy games per board size and pairing (default 40)",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="small sizes (5 games, 20 channels, 1000/100 stored): a smoke run",
@@ -43,6 +51,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.games, args.channels, args.moves, args.stored, args.active = 5, 20, 3, 1_000, 100
+        args.strategy_games = 4
         args.think = 2.0
     sections = args.only or SECTIONS
     logging.basicConfig(level=logging.ERROR)
@@ -63,6 +72,8 @@ def main() -> None:
             )
     if "memory" in sections:
         asyncio.run(memory.stored_games(args.stored, args.active))
+    if "strategies" in sections:
+        strategies.run(args.strategy_games)
     if args.policies:
         policies.run(args.policies)
 
