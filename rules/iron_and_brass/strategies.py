@@ -12,8 +12,9 @@ random player.
   defence up it buys the late pieces (Heavy Artillery, Steam Works, Crusher Tanks) and marches them
   on the enemy Headquarters once two of them stand, or once the gold is gone.
 - MILITARY (rush) buys an Arsenal on turn 1, trains Mechanized Gunners (then Skirmishers, then
-  Motorized Artillery) as soon as the gold allows, mines only to pay for the next unit, and sends
-  every unit straight at the enemy Headquarters, shooting whatever it meets.
+  Motorized Artillery) as soon as the gold allows, mines only to pay for the next unit, and marches
+  every unit at the enemy Turrets and Headquarters: the units wait just out of the enemy's reach
+  until three have gathered, then go in together, shooting whatever they meet.
 
 Both are policies in the sense of `rules/policy.py` (the `Policy` protocol, played by
 `rules.policy.play`): they pick one of `game.legal_actions(state, seat)`, read only the seat's own
@@ -99,9 +100,6 @@ class Reading:
     def units(self) -> list[PieceView]:
         return [p for p in self.view.pieces if p.owner == self.seat and p.category != "structure"]
 
-    def enemies(self) -> list[PieceView]:
-        return [p for p in self.view.pieces if p.owner != self.seat]
-
 
 def _where(name: str, size: int) -> Square:
     where = parse_square(name, size)
@@ -115,6 +113,7 @@ def _strike(attack_range: int, move: int, category: str) -> int:
 
 
 def read(view: IronAndBrassView, seat: Seat, choices: list[Choice]) -> Reading:
+    """The seat's view, and the items its choice list offers to build, as a `Reading`."""
     mine = [p for p in view.pieces if p.owner == seat]
     have: Counter[str] = Counter(p.kind for p in mine)
     have.update(b.kind for b in view.builds if b.owner == seat)
@@ -244,8 +243,9 @@ class Strategy:
 
     def move_value(self, reading: Reading, action: dict[str, Any]) -> float:
         """Marching: each square closer to the nearest objective (until it is in range) is worth 3;
-        arriving in range with the attack still to come (and an action left for it) adds 5. Open Road is kept for a move that
-        brings the Headquarters into range. Units not marching hold their ground."""
+        arriving in range with the attack still to come (and an action left for it) adds 5. Open
+        Road is kept for a move that brings an objective into range. Units not marching hold their
+        ground."""
         unit = reading.piece(action["unit"])
         if unit is None or not reading.objectives or not self.advancing(reading):
             return -1.0
