@@ -1,13 +1,14 @@
 """`python -m bench`: every figure, printed with the machine it was measured on (never asserted).
 
 Sections: rules (per registered game: apply / legal_actions, random games per second, the public
-board late in a 4-player game), sqlite (a move's commit; the same on PostgreSQL with --postgres URL), latency (a bot process under many channels
-playing at once, through the emulator), memory (a bot process with many stored games), scale
-(SQLite with one process against PostgreSQL with 1, 2 and 4 sharded processes, 1000 active games),
-policies
-(each game's computer player against a random one: win rate, games without a winner, illegal moves,
-decision time). `policies` runs only when asked for (`--only policies`, or `--policies N` with the
-other sections): its 200 games per game take about 17 minutes on two shared cores.
+board late in a 4-player game), sqlite (a move's commit; the same on PostgreSQL with --postgres URL),
+latency (a bot process under many channels playing at once, through the emulator), memory (a bot
+process with many stored games), scale (SQLite with one process against PostgreSQL with 1, 2 and 4
+sharded processes, 1000 active games), strategies (Iron & Brass: the ECONOMIC and MILITARY strategies
+against each other and the random player), policies (each game's computer player against a random
+one: win rate, games without a winner, illegal moves, decision time). `policies` runs only when asked
+for (`--only policies`, or `--policies N` with the other sections): its 200 games per game take about
+17 minutes on two shared cores.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import argparse
 import asyncio
 import logging
 
-from bench import memory, platform_speed, policies, rules_speed, scale
+from bench import memory, platform_speed, policies, rules_speed, scale, strategies
 from bench.machine import describe
 
-SECTIONS = ("rules", "sqlite", "latency", "memory", "scale")
+SECTIONS = ("rules", "sqlite", "latency", "memory", "scale", "strategies")
 OPTIONAL = ("policies",)
 
 
@@ -56,6 +57,13 @@ def main() -> None:
         help="sqlite section: also time commits on this (empty, throwaway) PostgreSQL database",
     )
     parser.add_argument(
+        "--strategy-games",
+        type=int,
+        default=40,
+        metavar="N",
+        help="Iron & Brass strategy games per board size and pairing (default 40)",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="small sizes (5 games, 20 channels, 1000/100 stored): a smoke run",
@@ -63,6 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.games, args.channels, args.moves, args.stored, args.active = 5, 20, 3, 1_000, 100
+        args.strategy_games = 4
         args.think = 2.0
     sections = args.only or SECTIONS
     logging.basicConfig(level=logging.ERROR)
@@ -87,6 +96,8 @@ def main() -> None:
         asyncio.run(memory.stored_games(args.stored, args.active))
     if "scale" in sections:
         scale.run(args.active, moves=args.moves)
+    if "strategies" in sections:
+        strategies.run(args.strategy_games)
     if "policies" in sections or args.policies:
         policies.run(args.policies or 200, only=args.game)
 

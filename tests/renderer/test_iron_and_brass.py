@@ -81,9 +81,9 @@ def test_the_range_overlay_colours_moves_and_attacks():
     png = render_range(view, "E5")
     plain = render(view)
     assert png != plain
-    green = _pixel(png, "E7", 10)  # 2 steps up: a move
+    green = _pixel(png, "E8", 10)  # 3 steps up: a move
     assert green[1] > green[0] + 40, green
-    red = _pixel(png, "E8", 10)  # 3 steps: out of move 2, out of range 2 -> plain square
+    red = _pixel(png, "E9", 10)  # 4 steps: out of move 3, out of range 2 -> plain square
     assert abs(red[0] - red[1]) < 40, red
     far = _pixel(png, "G5", 10)  # 2 orthogonal steps right: both a move and in range (framed)
     assert far[1] > far[0]

@@ -53,7 +53,7 @@ def test_equal_sums_disable_and_a_disabled_piece_loses_2_attack_and_defence():
     assert state.last_combat.outcome == "disabled" and gunner.disabled
     view = GAME.view(state, None)
     shown = view.piece_at("B5")
-    assert (shown.attack, shown.defence) == (1, 0)
+    assert (shown.attack, shown.defence) == (2, 0)  # the Gunner's 4A / 2D, each 2 less
 
 
 def test_two_less_is_no_damage():
@@ -121,12 +121,12 @@ def test_concentrated_fire_combines_two_modifiers_with_one_roll_for_two_actions(
     state = position(
         [("gunner", 0, "C3"), ("gunner", 0, "E3"), ("gunner", 0, "D2"), ("headquarters", 1, "D4")]
     )
-    state.rng = dice_rng(2, 2, 2, 2)  # 3 + 3 + 4 = 10 against 5 + 4 = 9
+    state.rng = dice_rng(2, 2, 2, 2)  # 4 + 4 + 4 = 12 against 5 + 4 = 9
     assert "aim:D4" in keys(state, 0)
     state, _ = play(state, 0, {"kind": "aim", "target": "D4"})
     assert {"cf:C3:E3:D4", "back"} <= set(keys(state, 0))
     state, events = play(state, 0, {"kind": "concentrate", "units": ["C3", "E3"], "target": "D4"})
-    assert state.last_combat.attack_sum == 10 and state.last_combat.defence_sum == 9
+    assert state.last_combat.attack_sum == 12 and state.last_combat.defence_sum == 9
     assert "Game over" in texts(events) and GAME.result(state).winners == [0]
 
 
