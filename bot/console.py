@@ -35,6 +35,7 @@ Type as a user:  NAME> COMMAND      (users: alice, bob, carol, dave; alice is a 
   bob> click 2             press button 2 of the last message bob saw with buttons
   bob> click Join          ... or press it by its label
   bob> select 1 3          pick option 3 of select menu 1 of that message
+  bob> submit give:"2 coins, Coal Mine" get:"1 VP"   fill in the form a button opened
 Other commands:
   #side / #table           switch channel          show     reprint this channel
   dm off dave / dm on dave close or open a user's DMs
@@ -55,6 +56,7 @@ class Console:
     task: object = None
     printed: dict[int, int] = field(default_factory=dict)  # message id -> edits printed
     last_with_components: dict[str, int] = field(default_factory=dict)
+    forms: dict[str, object] = field(default_factory=dict)  # user -> the click that opened a form
 
     # ---- bot lifecycle ----------------------------------------------------------------------
     async def start_bot(self) -> None:
@@ -146,8 +148,12 @@ class Console:
                 await self._click(user, command[len("click ") :].strip())
             elif command.startswith("select "):
                 await self._select(user, command[len("select ") :].split())
+            elif command.startswith("submit"):
+                await self._submit(user, command[len("submit") :])
             else:
-                print("  commands: /slash command, click N, select N M, complete /cmd option:text")
+                print(
+                    "  commands: /slash command, click N, select N M, complete /cmd option:text, submit f:v"
+                )
                 return
         except EmulatorUsageError as error:
             print(f"  Discord would not allow that: {error}")
@@ -170,7 +176,22 @@ class Console:
             if not found:
                 raise ValueError(f"no button {which!r}; {user.name}'s last buttons: {_numbered(buttons)}")
             custom_id = found[0]
-        await user.click(message.id, custom_id)
+        result = await user.click(message.id, custom_id)
+        if result.modal is not None:
+            self.forms[user.name] = result
+            fields = [
+                f"{c['custom_id']} ({c.get('label', '')})"
+                for c in _form_inputs(result.modal.get("components", []))
+            ]
+            print(f"  📝 {user.name} sees a form «{result.modal.get('title')}»: {', '.join(fields)}")
+            print(f'     fill it in with: {user.name}> submit {fields[0].split()[0]}:"…" …' if fields else "")
+
+    async def _submit(self, user: UserSession, text: str) -> None:
+        opened = self.forms.pop(user.name, None)
+        if opened is None:
+            raise ValueError(f"{user.name} has no open form; a button opens one")
+        _, values = _parse_slash("form " + text.strip())
+        await user.submit_modal(opened, {name: str(value) for name, value in values.items()})
 
     async def _select(self, user: UserSession, args: list[str]) -> None:
         if len(args) != 2 or not all(arg.isdigit() for arg in args):
@@ -351,3 +372,18 @@ async def run_console(settings: Settings, *, script: str | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(asyncio.run(run_console(Settings())))
+
+
+def _form_inputs(components: list[dict]) -> list[dict]:
+    """The text inputs of a form, in action rows (type 1) or labels (type 18)."""
+    found: list[dict] = []
+    for component in components:
+        if component.get("type") == 4:
+            found.append(component)
+        elif component.get("type") == 18:
+            inner = dict(component.get("component", {}))
+            inner.setdefault("label", component.get("label", ""))
+            found += _form_inputs([inner])
+        else:
+            found += _form_inputs(component.get("components", []))
+    return found
