@@ -63,3 +63,17 @@ def test_local_console_plays_a_scripted_session(tmp_path):
     pictures = sorted((tmp_path / "out").glob("*.png"))
     assert pictures and all(p.stat().st_size > 1000 for p in pictures)
     assert any(str(p) in out for p in pictures)
+
+
+def test_local_console_fills_in_the_trade_form(tmp_path):
+    """The trade composer's form, opened by a button, is filled in with `submit field:value`."""
+    script = tmp_path / "session.txt"
+    lines = (ROOT / "tests" / "bot" / "console_trade.txt").read_text(encoding="utf-8")
+    script.write_text(lines + "quit\n", encoding="utf-8")
+    result = _run(["--local", "--script", str(script)], tmp_path, OUTPUT_DIR=str(tmp_path / "out"))
+    out = result.stdout
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "📝 alice sees a form «Trade with bob»: give (You give), get (You ask bob for)" in out
+    assert "'unicorns' is not something you can trade" in out
+    assert "alice offers 2 coins, Pig Iron Blast Furnace (from hand) for your 1 coin." in out
+    assert "bob accepted alice's trade: alice gave 2 coins, 1 card from hand; bob gave 1 coin." in out
