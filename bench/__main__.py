@@ -95,7 +95,7 @@ def main() -> None:
     if "memory" in sections:
         asyncio.run(memory.stored_games(args.stored, args.active))
     if "scale" in sections:
-        scale.run(args.active, moves=args.moves)
+        scale.run(args.active)
     if "strategies" in sections:
         strategies.run(args.strategy_games)
     if "policies" in sections or args.policies:

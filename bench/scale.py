@@ -2,10 +2,11 @@
 
 One run measures, side by side: SQLite with one bot process, then PostgreSQL with 1, 2 and 4 bot
 processes (one shard each, `SHARD_COUNT`/`SHARD_IDS`), every configuration with the same number of
-concurrently active games spread over guilds on every shard. Each channel plays its moves back to
-back (no thinking time), so the figures are the capacity of the configuration on this machine, and
-the latency is what a player waits under that load. Pictures are stubbed (`bench.bot_no_render`):
-drawing boards is the same work whatever the store, and would hide the store's part.
+active games spread over guilds on every shard. Two loads: paced (each game moves once at a random
+moment of a window, an open load like real tables) for the latency a player sees, and capacity (a
+few players moving back to back, round the games) for the moves per second the configuration can
+serve. Pictures are stubbed (`bench.bot_no_render`): drawing boards is the same work whatever the
+store, and would hide the store's part.
 
 Everything shares one machine: the emulator and the simulated players run in the bench's process,
 PostgreSQL and the bot processes beside it. With 2 cores, more processes cannot add cores; the
@@ -25,6 +26,7 @@ from pathlib import Path
 from bench.bot_process import BotProcess
 from bench.machine import percentile
 from bench.platform_speed import TurnWatcher, _one_move
+from bot.emulator.driver import InteractionFailed
 from bot.emulator.server import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +71,9 @@ class ThrowawayPostgres:
             subprocess.run(["bash", str(ROOT / ".ci" / "postgres"), "stop", self.data], capture_output=True)
 
 
-async def _configuration(database_url: str, processes: int, games: int, moves: int, game: str) -> dict:
+async def _configuration(
+    database_url: str, processes: int, games: int, game: str, window: float, workers: int, capacity_moves: int
+) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         server = FakeDiscord(shard_count=processes)
         await server.start()
@@ -101,77 +105,117 @@ async def _configuration(database_url: str, processes: int, games: int, moves: i
             await host.slash(channels[index], "game start")
 
         started = time.perf_counter()
-        for first in range(0, games, 50):
-            await asyncio.gather(*(open_table(i) for i in range(first, min(games, first + 50))))
+        for first in range(0, games, 25):
+            await asyncio.gather(*(open_table(i) for i in range(first, min(games, first + 25))))
         while len(watcher.latest) < games and time.perf_counter() - started < 900:  # noqa: ASYNC110
             await asyncio.sleep(0.1)
         await server.settle(quiet=0.5, timeout=900)
-        latencies: dict[str, list[float]] = {
-            "menu (Take my turn)": [],
-            "move (first response)": [],
-            "move + board posted": [],
-        }
-
-        async def channel_loop(index: int) -> None:
-            rng = random.Random(index)
-            table = [users[2 * index], users[2 * index + 1]]
-            await asyncio.sleep(rng.random())
-            for _ in range(moves):
-                if not await _one_move(watcher, channels[index], table, rng, latencies):
-                    return
-
-        start = time.perf_counter()
-        await asyncio.gather(*(channel_loop(i) for i in range(games)))
-        elapsed = time.perf_counter() - start
+        paced = await _paced(watcher, channels, users, window)
+        capacity = await _capacity(watcher, channels, users, workers, capacity_moves)
         await server.settle(quiet=0.5, timeout=600)
         late = [e for e in server.errors if "not acknowledged" in e or "10062" in e]
         watcher.stop()
         for bot in bots:
             bot.stop()
         await server.stop()
+    return {"paced": paced, "capacity": capacity, "late": len(late)}
+
+
+def _summary(latencies: dict[str, list[float]], elapsed: float, failed: int) -> dict:
     first = latencies["move (first response)"]
     return {
-        "moves": len(first),
         "rate": len(first) / elapsed,
         "p50": percentile(first, 0.5),
         "p99": percentile(first, 0.99),
         "posted_p99": percentile(latencies["move + board posted"], 0.99),
-        "late": len(late),
+        "failed": failed,
     }
 
 
+def _fresh() -> dict[str, list[float]]:
+    return {"menu (Take my turn)": [], "move (first response)": [], "move + board posted": []}
+
+
+async def _paced(watcher: TurnWatcher, channels: list[int], users: list, window: float) -> dict:
+    """Every game makes one move at a random moment of the window: an open load of games/window."""
+    latencies, failed = _fresh(), 0
+
+    async def one(index: int) -> None:
+        nonlocal failed
+        rng = random.Random(index)
+        await asyncio.sleep(rng.uniform(0, window))
+        try:
+            await _one_move(watcher, channels[index], users[2 * index : 2 * index + 2], rng, latencies)
+        except (InteractionFailed, AssertionError):
+            failed += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(one(i) for i in range(len(channels))))
+    return _summary(latencies, time.perf_counter() - start, failed)
+
+
+async def _capacity(watcher: TurnWatcher, channels: list[int], users: list, workers: int, total: int) -> dict:
+    """`workers` players moving back to back, each in the next game of the round: the capacity."""
+    latencies, failed = _fresh(), 0
+    queue = iter(range(total))
+
+    async def worker(number: int) -> None:
+        nonlocal failed
+        rng = random.Random(number)
+        for step in queue:
+            index = (step * 7919) % len(channels)
+            try:
+                await _one_move(watcher, channels[index], users[2 * index : 2 * index + 2], rng, latencies)
+            except (InteractionFailed, AssertionError):
+                failed += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker(n) for n in range(workers)))
+    return _summary(latencies, time.perf_counter() - start, failed)
+
+
 def run(
-    games: int = 1000, moves: int = 3, game: str = "iron-bridge-gorge", processes: tuple[int, ...] = (1, 2, 4)
+    games: int = 1000,
+    game: str = "iron-bridge-gorge",
+    processes: tuple[int, ...] = (1, 2, 4),
+    *,
+    window: float = 60.0,
+    workers: int = 24,
+    capacity_moves: int = 600,
 ) -> None:
+    settings = (games, game, window, workers, capacity_moves)
     rows: list[tuple[str, dict]] = []
     with tempfile.TemporaryDirectory() as folder:
-        rows.append(
-            (
-                "SQLite, 1 process",
-                asyncio.run(_configuration(f"sqlite:///{folder}/scale.db", 1, games, moves, game)),
-            )
-        )
-    postgres = ThrowawayPostgres()
+        url = f"sqlite:///{folder}/scale.db"
+        rows.append(("SQLite, 1 process", asyncio.run(_configuration(url, 1, *settings))))
+    postgres: ThrowawayPostgres | None = ThrowawayPostgres()
     try:
         postgres.start()
-    except (subprocess.CalledProcessError, FileNotFoundError) as problem:
+    except (subprocess.CalledProcessError, FileNotFoundError, AssertionError) as problem:
         print(f"\nScale-out: PostgreSQL could not be started here ({problem}); SQLite only.")
-        postgres = None  # type: ignore[assignment]
+        postgres = None
     try:
         for count in processes if postgres else ():
             url = postgres.database(f"scale_{count}")
             label = f"PostgreSQL, {count} process{'es' if count > 1 else ''}"
-            rows.append((label, asyncio.run(_configuration(url, count, games, moves, game))))
+            rows.append((label, asyncio.run(_configuration(url, count, *settings))))
     finally:
         if postgres:
             postgres.stop()
     print(
-        f"\nScale-out: {games} active {game} games at once, {moves} moves each back to back, pictures stubbed;"
-        " one shard per process, guilds on every shard"
+        f"\nScale-out: {games} active {game} games (pictures stubbed; one shard per process, guilds on"
+        f" every shard).\n  paced: each game moves once at a random moment of {window:.0f} s"
+        f" ({games / window:.0f} moves/s offered); capacity: {workers} players moving back to back,"
+        f" {capacity_moves} moves"
     )
-    print(f"  {'configuration':<24}{'moves/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'posted p99':>12}{'late':>6}")
+    print(
+        f"  {'configuration':<24}{'paced moves/s':>14}{'p50':>7}{'p99 ms':>8}{'posted p99':>11}"
+        f"{'capacity moves/s':>18}{'p50':>7}{'p99 ms':>8}{'failed':>8}"
+    )
     for label, row in rows:
+        paced, capacity = row["paced"], row["capacity"]
         print(
-            f"  {label:<24}{row['rate']:>9.1f}{row['p50']:>9.0f}{row['p99']:>9.0f}"
-            f"{row['posted_p99']:>12.0f}{row['late']:>6}"
+            f"  {label:<24}{paced['rate']:>14.1f}{paced['p50']:>7.0f}{paced['p99']:>8.0f}"
+            f"{paced['posted_p99']:>11.0f}{capacity['rate']:>18.1f}{capacity['p50']:>7.0f}"
+            f"{capacity['p99']:>8.0f}{paced['failed'] + capacity['failed']:>8}"
         )
