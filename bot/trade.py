@@ -86,10 +86,11 @@ def menu(goods: list[TradeGood]) -> str:
     return text + "."
 
 
-def describe(form: TradeForm, partner: int) -> str:
-    """The composer's explanation: what you may give, and what you may ask of `partner`."""
-    other = next(p for p in form.partners if p.seat == partner)
-    lines = [f"**You can give:** {menu(form.gives)}", f"**You can ask {other.name} for:** {menu(other.asks)}"]
+def describe(form: TradeForm, partner: int | None = None) -> str:
+    """The composer's explanation: what you may give, and what you may ask of `partner` (or of each)."""
+    others = [p for p in form.partners if partner is None or p.seat == partner]
+    lines = [f"**You can give:** {menu(form.gives)}"]
+    lines += [f"**You can ask {other.name} for:** {menu(other.asks)}" for other in others]
     if form.note:
         lines.append(form.note)
     return "\n".join(lines)

@@ -91,9 +91,8 @@ class TradeDesk:
                     style=discord.ButtonStyle.primary,
                 )
             )
-        first = form.partners[0].seat
         text = "🤝 **Propose a trade** (only you see this). Pick a partner, then write both sides.\n"
-        await reply.send(_short(text + describe(form, first), 1900), view=view)
+        await reply.send(_short(text + describe(form), 1900), view=view)
 
     async def ask(self, reply: Reply, game_id: int, partner_key: str | None) -> None:
         """The second step: the modal where both sides of the bundle are typed."""
