@@ -547,17 +547,27 @@ class GameService:
         This is the audit: the last state must equal the stored snapshot, or the snapshot or the
         rules changed under the game.
         """
+        return (await self._replay_log(game, upto=upto))[0]
+
+    async def _replay_log(
+        self, game: GameRecord, *, upto: int | None = None
+    ) -> tuple[list[Any], list[ActionRecord]]:
+        """One pass over the log: the effective states (every logged move applied, undone ones then
+        popped) and the effective moves between them, `states[i]` being the state before `moves[i]`."""
         rules = self.rules_for(game.kind)
         seats = await self.store.seats(game.id)
         states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
+        moves: list[ActionRecord] = []
         for record in await self.store.actions(game.id):
             if upto is not None and record.version > upto:
                 break
             if record.action.get("kind") == UNDO:
-                del states[-undone_count(record.action) :]
+                count = undone_count(record.action)
+                del states[-count:], moves[-count:]
             else:
                 states.append(rules.apply(states[-1], record.seat, record.action).state)
-        return states
+                moves.append(record)
+        return states, moves
 
     async def state_at(self, game: GameRecord, version: int) -> Any:
         """The game as it stood right after log entry `version` (0: the start), replayed from the seed.
@@ -577,8 +587,8 @@ class GameService:
 
     # ---- undo --------------------------------------------------------------------------------------
     async def _undo_plan(self, game: GameRecord) -> tuple[UndoPlan | None, list[Any]]:
-        states = await self.replay(game)
-        return plan_undo(self.rules_for(game.kind), states, await self.effective_moves(game)), states
+        states, moves = await self._replay_log(game)
+        return plan_undo(self.rules_for(game.kind), states, moves), states
 
     async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, UndoPlan, list[str]]:
         """Check that the caller may take back their turn (or last move); returns the plan and who must
@@ -598,9 +608,9 @@ class GameService:
             )
         await self.store.clear_votes(game.id, _undo_vote(plan.last_version))
         await self.store.add_vote(game.id, _undo_vote(plan.last_version), user_id)
-        others = [s.name for s in _humans(seats) if s.user_id != user_id and not s.dropped]
         if plan.in_progress and plan.solitary:
-            others = []  # only game states marked by turns are ever 'in progress'
+            return game, plan, []  # rewinding only your own turn in progress needs nobody's approval
+        others = [s.name for s in _humans(seats) if s.user_id != user_id and not s.dropped]
         return game, plan, others
 
     async def undo_vote(
