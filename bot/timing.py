@@ -61,13 +61,9 @@ class TableSettings(BaseModel):
         )
 
 
+@lru_cache(maxsize=1)
 def time_zone_names() -> list[str]:
     """Every IANA zone name this machine knows (system tzdata, or the `tzdata` package), sorted."""
-    return _zone_names()
-
-
-@lru_cache(maxsize=1)
-def _zone_names() -> list[str]:
     return sorted(available_timezones())
 
 
@@ -129,23 +125,21 @@ class QuietHours(BaseModel):
 
     def next_allowed(self, when: float) -> float:
         """`when`, or the end of the quiet period it falls in (the first local `end`:00 after it)."""
-        if not self.contains(when):
-            return when
-        day = self.local(when).date()
-        for offset in range(3):
-            end = self._at(day + timedelta(days=offset), self.end)
-            if end > when:
-                return end
-        return when  # unreachable: a local day is never longer than two days
+        return self._next_local(when, self.end) if self.contains(when) else when
 
     def next_start(self, when: float) -> float:
         """When the next quiet period begins (for telling the player), strictly after `when`."""
+        return self._next_local(when, self.start)
+
+    def _next_local(self, when: float, hour: int) -> float:
+        """The first local `hour`:00 strictly after `when` (today's, tomorrow's, or, across a DST
+        change, the day after)."""
         day = self.local(when).date()
         for offset in range(3):
-            start = self._at(day + timedelta(days=offset), self.start)
-            if start > when:
-                return start
-        return when
+            moment = self._at(day + timedelta(days=offset), hour)
+            if moment > when:
+                return moment
+        return when  # unreachable: a local day is never longer than two days
 
     def _at(self, day: date, hour: int) -> float:
         """Unix time of `hour`:00 local on `day`. An hour skipped by a DST jump (02:00 on a spring
