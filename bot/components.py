@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.reply import clip
 from bot.service import menu_digest
 from rules.core import Choice, OptionSpec
 
@@ -123,7 +124,7 @@ def choice_menu(game_id: int, choices: list[Choice]) -> tuple[discord.ui.View, l
                     "act",
                     menu=menu,
                     key=choice.key,
-                    label=_short(choice.label, 80),
+                    label=clip(choice.label, 80),
                     style=BUTTON_STYLES[choice.style],
                     row=index // 5,
                 )
@@ -141,8 +142,8 @@ def choice_menu(game_id: int, choices: list[Choice]) -> tuple[discord.ui.View, l
     shown, left = chunks[: MAX_ROWS - 1], chunks[MAX_ROWS - 1 :]
     for index, (title, part) in enumerate(shown):
         select = discord.ui.Select(
-            placeholder=_short(f"{title}: choose…", 150),
-            options=[discord.SelectOption(label=_short(c.label, 100), value=c.key) for c in part],
+            placeholder=clip(f"{title}: choose…", 150),
+            options=[discord.SelectOption(label=clip(c.label, 100), value=c.key) for c in part],
             row=index,
         )
         view.add_item(GameSelect(game_id, "pick", menu, str(index), select))
@@ -186,10 +187,10 @@ def _option_select(spec: OptionSpec, current: Any, row: int) -> discord.ui.Selec
         pairs = [(str(value), str(value)) for value in values]
         chosen = str(current)
     return discord.ui.Select(
-        placeholder=_short(f"{spec.label}: {chosen}", 150),
+        placeholder=clip(f"{spec.label}: {chosen}", 150),
         options=[
             discord.SelectOption(
-                label=_short(f"{spec.label}: {label}", 100), value=value, default=value == chosen
+                label=clip(f"{spec.label}: {label}", 100), value=value, default=value == chosen
             )
             for label, value in pairs[:MAX_SELECT_OPTIONS]
         ],
@@ -206,7 +207,3 @@ def _spread(low: int, high: int, current: int) -> list[int]:
         step = step * 5 // 2 if str(step).startswith("2") else step * 2
     values = {low, high, current} | set(range(((low + step - 1) // step) * step, high + 1, step))
     return sorted(values)[:MAX_SELECT_OPTIONS]
-
-
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -22,6 +22,7 @@ from bot.emulator.driver import EmulatorUsageError, InteractionFailed, UserSessi
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
 from bot.emulator.testing import run_bot, stop_bot
+from bot.trading import text_inputs
 
 USERS = ("alice", "bob", "carol", "dave")
 CHANNELS = ("table", "side")
@@ -181,7 +182,7 @@ class Console:
             self.forms[user.name] = result
             fields = [
                 f"{c['custom_id']} ({c.get('label', '')})"
-                for c in _form_inputs(result.modal.get("components", []))
+                for c in text_inputs(result.modal.get("components", []))
             ]
             print(f"  📝 {user.name} sees a form «{result.modal.get('title')}»: {', '.join(fields)}")
             print(f'     fill it in with: {user.name}> submit {fields[0].split()[0]}:"…" …' if fields else "")
@@ -372,18 +373,3 @@ async def run_console(settings: Settings, *, script: str | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(asyncio.run(run_console(Settings())))
-
-
-def _form_inputs(components: list[dict]) -> list[dict]:
-    """The text inputs of a form, in action rows (type 1) or labels (type 18)."""
-    found: list[dict] = []
-    for component in components:
-        if component.get("type") == 4:
-            found.append(component)
-        elif component.get("type") == 18:
-            inner = dict(component.get("component", {}))
-            inner.setdefault("label", component.get("label", ""))
-            found += _form_inputs([inner])
-        else:
-            found += _form_inputs(component.get("components", []))
-    return found

@@ -19,8 +19,13 @@ MAX_CONTENT = 1990
 """Discord refuses a message over 2,000 characters; a refusal quoting long user text must still fit."""
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters with an ellipsis: Discord refuses longer labels and messages."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _fit(text: str | None) -> str | None:
-    return text if text is None or len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    return text if text is None else clip(text, MAX_CONTENT)
 
 
 class Reply:

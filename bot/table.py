@@ -19,13 +19,13 @@ import discord
 
 from bot.components import GameButton, choice_menu, lobby_view, turn_buttons
 from bot.pictures import Painter
-from bot.reply import Reply
+from bot.reply import Reply, clip
 from bot.service import GameService, Move, Started, UserError
 from bot.store import GameRecord, GameStatus, SeatRecord, Timer
 from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
 from renderer.registry import overlays_for
-from rules.core import Event, Result, RuleError, Seat, View
+from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 from rules.policy import policy_for
 
 if TYPE_CHECKING:
@@ -184,9 +184,7 @@ class Table:
         view = None
         if move.result is None and move.seat in move.rules.to_act(move.after):
             choices = move.rules.legal_actions(move.after, move.seat)
-            view, rest = choice_menu(move.game.id, choices)
-            if move.rules.trade_form(move.after, move.seat) is not None:
-                view.add_item(trade_button(move.game.id))
+            view, rest = _seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
             content += "\n\n**Your turn continues:**" + _more_note(rest)
         if move.result is None and not any(event.reveals for event in move.events):
             view = view or discord.ui.View(timeout=None)
@@ -216,10 +214,8 @@ class Table:
             raise UserError(
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
-        view, rest = choice_menu(game.id, choices)
         rules = self.service.rules_for(game.kind)
-        if rules.trade_form(await self.service.state(game), seat.seat) is not None:
-            view.add_item(trade_button(game.id))
+        view, rest = _seat_menu(game.id, rules, await self.service.state(game), seat.seat, choices)
         headline = (await self.service.view(game, seat.seat)).headline
         await reply.send(_clip(f"**{headline}**\nYour choices:" + _more_note(rest)), view=view)
 
@@ -906,8 +902,18 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
+def _seat_menu(
+    game_id: int, rules: Game, state: Any, seat: Seat, choices: list[Choice]
+) -> tuple[discord.ui.View, list[Choice]]:
+    """A seat's choices as components, plus the trade composer's button when the seat may propose."""
+    view, rest = choice_menu(game_id, choices)
+    if rules.trade_form(state, seat) is not None:
+        view.add_item(trade_button(game_id))
+    return view, rest
+
+
 def _clip(text: str, limit: int = MAX_CONTENT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 async def _unknown_button(reply: Reply) -> None:

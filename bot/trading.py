@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import GameButton
-from bot.reply import Reply
+from bot.reply import Reply, clip
 from bot.service import UserError
 from bot.trade import BundleError, describe, parse_bundle
 from rules.core import TradeForm
@@ -36,7 +36,7 @@ def trade_button(game_id: int) -> GameButton:
 
 class TradeModal(discord.ui.Modal):
     def __init__(self, game_id: int, partner: int, name: str) -> None:
-        super().__init__(title=_short(f"Trade with {name}", 45), custom_id=f"m:{game_id}:trade:{partner}")
+        super().__init__(title=clip(f"Trade with {name}", 45), custom_id=f"m:{game_id}:trade:{partner}")
         self.add_item(
             discord.ui.TextInput(
                 label="You give",
@@ -49,7 +49,7 @@ class TradeModal(discord.ui.Modal):
         )
         self.add_item(
             discord.ui.TextInput(
-                label=_short(f"You ask {name} for", 45),
+                label=clip(f"You ask {name} for", 45),
                 custom_id="get",
                 style=discord.TextStyle.paragraph,
                 required=False,
@@ -87,12 +87,12 @@ class TradeDesk:
                     "tradeto",
                     menu="0",
                     key=str(partner.seat),
-                    label=_short(f"Trade with {partner.name}", 80),
+                    label=clip(f"Trade with {partner.name}", 80),
                     style=discord.ButtonStyle.primary,
                 )
             )
         text = "🤝 **Propose a trade** (only you see this). Pick a partner, then write both sides.\n"
-        await reply.send(_short(text + describe(form), 1900), view=view)
+        await reply.send(clip(text + describe(form), 1900), view=view)
 
     async def ask(self, reply: Reply, game_id: int, partner_key: str | None) -> None:
         """The second step: the modal where both sides of the bundle are typed."""
@@ -107,7 +107,10 @@ class TradeDesk:
         match = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
         if match is None:
             return
-        fields = dict(_text_fields(data.get("components", [])))
+        fields = {
+            str(field.get("custom_id")): str(field.get("value") or "")
+            for field in text_inputs(data.get("components", []))
+        }
 
         async def work(reply: Reply) -> None:
             game, seat, form = await self._form(int(match["game"]), interaction.user.id)
@@ -129,17 +132,15 @@ class TradeDesk:
         await self.table.guarded(interaction, work)
 
 
-def _text_fields(components: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(custom_id, value) of every text input, in action rows (type 1) or labels (type 18)."""
-    found: list[tuple[str, str]] = []
+def text_inputs(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The text inputs of a form, whether in action rows (type 1) or in labels (type 18, whose label
+    then stands on the input), as the bot sends the form and as the user submits it."""
+    found: list[dict[str, Any]] = []
     for component in components:
-        inner = component.get("components") or ([component["component"]] if "component" in component else [])
-        if inner:
-            found += _text_fields(inner)
-        elif component.get("type") == 4:
-            found.append((str(component.get("custom_id")), str(component.get("value") or "")))
+        if component.get("type") == 4:
+            found.append(component)
+        elif "component" in component:
+            found += text_inputs([{"label": component.get("label", ""), **component["component"]}])
+        else:
+            found += text_inputs(component.get("components", []))
     return found
-
-
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
