@@ -326,18 +326,25 @@ def _goods_items(goods: dict[str, int]) -> list[Item]:
     return items
 
 
+def _yield_badges(income: int, science: int, citizen: int, military: int) -> list[Item]:
+    """What a building or a town gives each round, in the same badges on both."""
+    items: list[Item] = []
+    if income:
+        items.append(("badge", f"+{income}● income", GOLD, Palette.ink))
+    if science:
+        items.append(("badge", f"+{science}⚗/round", SCIENCE, WHITE))
+    if citizen:
+        items.append(("badge", f"+{citizen} citizen", CARD_DECKS["citizen"][1], WHITE))
+    if military:
+        items.append(("badge", f"+{military} military", CARD_DECKS["military"][1], WHITE))
+    return items
+
+
 def _building_effects(info: BuildingInfo) -> list[Item]:
     items: list[Item] = []
     if info.vp_bonus:
         items.append(("badge", f"+{info.vp_bonus} VP", VP_COLOR, WHITE))
-    if info.income:
-        items.append(("badge", f"+{info.income}● income", GOLD, Palette.ink))
-    if info.science_income:
-        items.append(("badge", f"+{info.science_income}⚗/round", SCIENCE, WHITE))
-    if info.draws_citizen:
-        items.append(("badge", f"+{info.draws_citizen} citizen", CARD_DECKS["citizen"][1], WHITE))
-    if info.draws_military:
-        items.append(("badge", f"+{info.draws_military} military", CARD_DECKS["military"][1], WHITE))
+    items += _yield_badges(info.income, info.science_income, info.draws_citizen, info.draws_military)
     if info.capacity:
         items.append(("badge", f"+{info.capacity} spaces", Palette.ink, WHITE))
     if info.eyes:
@@ -353,14 +360,7 @@ def _town_effects(info: TownInfo, snyle_good: str | None = None) -> list[Item]:
             items.append(("badge", f"{info.choose_good} {label}", fill, ink))
         else:
             items.append(("badge", f"{info.choose_good} of a good you own", Palette.muted, WHITE))
-    if info.coins:
-        items.append(("badge", f"+{info.coins}● income", GOLD, Palette.ink))
-    if info.science_income:
-        items.append(("badge", f"+{info.science_income}⚗/round", SCIENCE, WHITE))
-    if info.draws_citizen:
-        items.append(("badge", f"+{info.draws_citizen} citizen", CARD_DECKS["citizen"][1], WHITE))
-    if info.draws_military:
-        items.append(("badge", f"+{info.draws_military} military", CARD_DECKS["military"][1], WHITE))
+    items += _yield_badges(info.coins, info.science_income, info.draws_citizen, info.draws_military)
     if info.capacity:
         items.extend(("land", land, Palette.ink, WHITE) for land in info.lands)
         items.append(("badge", f"holds {info.capacity} buildings", Palette.ink, WHITE))
