@@ -147,6 +147,37 @@ async def _one_move(
     return False
 
 
+def fresh_latencies() -> dict[str, list[float]]:
+    return {"menu (Take my turn)": [], "move (first response)": [], "move + board posted": []}
+
+
+async def open_tables(
+    server: FakeDiscord,
+    watcher: TurnWatcher,
+    channels: list[int],
+    users: list[UserSession],
+    game: str,
+    *,
+    timeout: float,  # noqa: ASYNC109 - how long the setup may take, not a cancellation
+) -> float:
+    """A two-player game in every channel (users 2i and 2i+1), 25 lobbies at a time, until every
+    first board is posted; returns the seconds it took."""
+    started = time.perf_counter()
+
+    async def open_table(index: int) -> None:
+        host, guest = users[2 * index], users[2 * index + 1]
+        await host.slash(channels[index], "game new", game=game, seed=index)
+        await guest.slash(channels[index], "game join")
+        await host.slash(channels[index], "game start")
+
+    for first in range(0, len(channels), 25):
+        await asyncio.gather(*(open_table(i) for i in range(first, min(len(channels), first + 25))))
+    while len(watcher.latest) < len(channels) and time.perf_counter() - started < timeout:  # noqa: ASYNC110
+        await asyncio.sleep(0.1)
+    await server.settle(quiet=0.5, timeout=timeout)
+    return time.perf_counter() - started
+
+
 async def interaction_latency(
     channels: int = 200,
     moves_per_channel: int = 5,
@@ -172,27 +203,8 @@ async def interaction_latency(
         )
         await bot.start()
         watcher = TurnWatcher(server)
-        setup_start = time.perf_counter()
-
-        async def open_table(index: int, channel: int) -> None:
-            host, guest = users[2 * index], users[2 * index + 1]
-            await host.slash(channel, "game new", game=game, seed=index)
-            await guest.slash(channel, "game join")
-            await host.slash(channel, "game start")
-
-        for first in range(0, channels, 25):
-            await asyncio.gather(
-                *(open_table(i, channel_ids[i]) for i in range(first, min(channels, first + 25)))
-            )
-        while len(watcher.latest) < channels and time.perf_counter() - setup_start < 600:  # noqa: ASYNC110
-            await asyncio.sleep(0.1)
-        await server.settle(quiet=0.5, timeout=600)
-        setup = time.perf_counter() - setup_start
-        latencies: dict[str, list[float]] = {
-            "menu (Take my turn)": [],
-            "move (first response)": [],
-            "move + board posted": [],
-        }
+        setup = await open_tables(server, watcher, channel_ids, users, game, timeout=600)
+        latencies = fresh_latencies()
 
         async def channel_loop(index: int, channel: int) -> None:
             rng = random.Random(index)

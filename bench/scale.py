@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench.bot_process import BotProcess
 from bench.machine import percentile
-from bench.platform_speed import TurnWatcher, _one_move
+from bench.platform_speed import TurnWatcher, _one_move, fresh_latencies, open_tables
 from bot.emulator.driver import InteractionFailed
 from bot.emulator.server import FakeDiscord
 
@@ -97,19 +97,7 @@ async def _configuration(
         for bot in bots:
             await bot.start()
         watcher = TurnWatcher(server)
-
-        async def open_table(index: int) -> None:
-            host, guest = users[2 * index], users[2 * index + 1]
-            await host.slash(channels[index], "game new", game=game, seed=index)
-            await guest.slash(channels[index], "game join")
-            await host.slash(channels[index], "game start")
-
-        started = time.perf_counter()
-        for first in range(0, games, 25):
-            await asyncio.gather(*(open_table(i) for i in range(first, min(games, first + 25))))
-        while len(watcher.latest) < games and time.perf_counter() - started < 900:  # noqa: ASYNC110
-            await asyncio.sleep(0.1)
-        await server.settle(quiet=0.5, timeout=900)
+        await open_tables(server, watcher, channels, users, game, timeout=900)
         paced = await _paced(watcher, channels, users, window)
         capacity = await _capacity(watcher, channels, users, workers, capacity_moves)
         await server.settle(quiet=0.5, timeout=600)
@@ -132,13 +120,9 @@ def _summary(latencies: dict[str, list[float]], elapsed: float, failed: int) -> 
     }
 
 
-def _fresh() -> dict[str, list[float]]:
-    return {"menu (Take my turn)": [], "move (first response)": [], "move + board posted": []}
-
-
 async def _paced(watcher: TurnWatcher, channels: list[int], users: list, window: float) -> dict:
     """Every game makes one move at a random moment of the window: an open load of games/window."""
-    latencies, failed = _fresh(), 0
+    latencies, failed = fresh_latencies(), 0
 
     async def one(index: int) -> None:
         nonlocal failed
@@ -156,7 +140,7 @@ async def _paced(watcher: TurnWatcher, channels: list[int], users: list, window:
 
 async def _capacity(watcher: TurnWatcher, channels: list[int], users: list, workers: int, total: int) -> dict:
     """`workers` players moving back to back, each in the next game of the round: the capacity."""
-    latencies, failed = _fresh(), 0
+    latencies, failed = fresh_latencies(), 0
     queue = iter(range(total))
 
     async def worker(number: int) -> None:
