@@ -271,6 +271,7 @@ class StoredMessage:
     deleted: bool = False
     edits: int = 0
     allowed_mentions: dict[str, Any] | None = None  # as the bot sent it (None: not given)
+    nonce: int | str | None = None  # as the bot sent it with a channel create (echoed in its answer)
 
     @property
     def ephemeral(self) -> bool:

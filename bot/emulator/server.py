@@ -16,6 +16,11 @@ Interactions behave like Discord's: the initial callback must come within 3 s, a
 callback is rejected (40060), followups/edits work for 15 minutes. Everything the bot gets
 wrong that Discord would reject is appended to :attr:`FakeDiscord.errors` so a test can
 assert the list is empty; unknown routes go to :attr:`FakeDiscord.unhandled`.
+
+Creating a channel message honours ``nonce``/``enforce_nonce`` as Discord documents them (discord.py
+sends a random nonce with ``enforce_nonce: true`` on every ``send``): a create that repeats the bot's
+nonce in the same channel within :attr:`FakeDiscord.nonce_window` gets the earlier message back and
+creates nothing (counted in :attr:`FakeDiscord.nonce_hits`).
 """
 
 from __future__ import annotations
@@ -74,6 +79,8 @@ _log = logging.getLogger(__name__)
 INTERACTION_ACK_SECONDS = 3.0
 INTERACTION_TOKEN_SECONDS = 15 * 60.0
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+NONCE_MAX_LENGTH = 25
+NONCE_WINDOW_SECONDS = 300.0
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -92,6 +99,7 @@ class FakeDiscord:
         ack_timeout: float = INTERACTION_ACK_SECONDS,
         attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
         shard_count: int = 1,
+        nonce_window: float = NONCE_WINDOW_SECONDS,
     ) -> None:
         self.world = World(app_name)
         #: What ``GET /gateway/bot`` recommends; with more than one, new guilds take turns over the shards.
@@ -108,6 +116,12 @@ class FakeDiscord:
         #: Every version of every message the bot created or edited, oldest first: what each user
         #: could have seen at some moment, even after a later edit replaced it.
         self.message_versions: list[StoredMessage] = []
+        #: How long (s) a message's nonce de-duplicates a create with ``enforce_nonce`` (Discord:
+        #: "the past few minutes"). Keyed by channel, author and nonce.
+        self.nonce_window = nonce_window
+        #: Ids of the messages returned again because a create repeated their nonce with enforce_nonce.
+        self.nonce_hits: list[int] = []
+        self._nonces: dict[tuple[int, int, str], tuple[float, int]] = {}
         self.gateway = Gateway(self)
         self._by_token: dict[str, InteractionRecord] = {}
         self._runner: web.AppRunner | None = None
@@ -795,13 +809,59 @@ class FakeDiscord:
     async def _post_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         payload, files = await read_body(request)
+        nonce = self._read_nonce(payload)
+        if nonce is not None and payload.get("enforce_nonce"):
+            earlier = self._nonce_message(channel.id, nonce)
+            if earlier is not None:
+                self.nonce_hits.append(earlier.id)
+                return json_response(self._with_nonce(earlier))
         if int(payload.get("flags") or 0) & FLAG_EPHEMERAL:
             raise invalid_form("flags", "Ephemeral messages can only be sent as interaction responses")
         msg = self._build(self._new_message(channel.id), payload, files, creating=True)
         if payload.get("message_reference"):
             msg.message_type = 19
         self._check_bot_can_post(channel, msg)
-        return json_response(self._store(msg).to_json(self.world))
+        msg.nonce = nonce
+        self._store(msg)
+        if nonce is not None:
+            key = (channel.id, msg.author_id, str(nonce))
+            first = self._nonces.get(key)
+            if first is None or time.monotonic() - first[0] > self.nonce_window:
+                self._nonces[key] = (time.monotonic(), msg.id)
+        return json_response(self._with_nonce(msg))
+
+    @staticmethod
+    def _read_nonce(payload: dict[str, Any]) -> int | str | None:
+        """The create body's ``nonce`` (integer or string of up to 25 characters), checked like Discord."""
+        nonce = payload.get("nonce")
+        enforce = payload.get("enforce_nonce")
+        if enforce is not None and not isinstance(enforce, bool):
+            raise invalid_form("enforce_nonce", "Must be either true or false.")
+        if nonce is None:
+            return None
+        if isinstance(nonce, bool) or not isinstance(nonce, (int, str)):
+            raise invalid_form("nonce", "Must be an integer or a string.")
+        if len(str(nonce)) > NONCE_MAX_LENGTH:
+            raise invalid_form("nonce", f"Must be {NONCE_MAX_LENGTH} or fewer in length.")
+        return nonce
+
+    def _nonce_message(self, channel_id: int, nonce: int | str) -> StoredMessage | None:
+        """The bot's message made with this nonce in this channel within :attr:`nonce_window`, if any.
+        One deleted since then is refused with 404/10008, as discord.py documents for ``send``."""
+        found = self._nonces.get((channel_id, self.bot_user_id, str(nonce)))
+        if found is None or time.monotonic() - found[0] > self.nonce_window:
+            return None
+        msg = self.world.messages[found[1]]
+        if msg.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    def _with_nonce(self, msg: StoredMessage) -> dict[str, Any]:
+        """A create answer: the message, with the nonce it was made with echoed back."""
+        data = msg.to_json(self.world)
+        if msg.nonce is not None:
+            data["nonce"] = msg.nonce
+        return data
 
     async def _get_message(self, request: web.Request) -> web.Response:
         return json_response(self._bot_message(request).to_json(self.world))
