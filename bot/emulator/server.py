@@ -21,6 +21,12 @@ Creating a channel message honours ``nonce``/``enforce_nonce`` as Discord docume
 sends a random nonce with ``enforce_nonce: true`` on every ``send``): a create that repeats the bot's
 nonce in the same channel within :attr:`FakeDiscord.nonce_window` gets the earlier message back and
 creates nothing (counted in :attr:`FakeDiscord.nonce_hits`).
+
+Discord's own troubles can be injected into REST calls with :attr:`FakeDiscord.faults`
+(``bot/emulator/faults.py``): 5xx answers, 429 rate limits, dropped connections, and answers lost
+after the work was done::
+
+    server.faults.add("POST", r"/channels/\\d+/messages", drop=True, after_create=True)
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .faults import Faults
 from .gateway import Gateway
 from .model import (
     DM,
@@ -122,6 +129,8 @@ class FakeDiscord:
         #: Ids of the messages returned again because a create repeated their nonce with enforce_nonce.
         self.nonce_hits: list[int] = []
         self._nonces: dict[tuple[int, int, str], tuple[float, int]] = {}
+        #: Injected REST faults (5xx, 429, dropped connections); see ``bot/emulator/faults.py``.
+        self.faults = Faults()
         self.gateway = Gateway(self)
         self._by_token: dict[str, InteractionRecord] = {}
         self._runner: web.AppRunner | None = None
@@ -374,6 +383,24 @@ class FakeDiscord:
             return await handler(request)
         self._inflight += 1
         self._last_activity = time.monotonic()
+        try:
+            fault = self.faults.pick(request.method, request.path)
+            if fault is None:
+                resp = await self._answer(request, handler)
+            elif fault.after_create:
+                await self._answer(request, handler)  # done, and its answer is lost
+                resp = await self.faults.respond(request, fault)
+            else:
+                resp = await self.faults.respond(request, fault)
+        finally:
+            self._inflight -= 1
+            self._last_activity = time.monotonic()
+        dropped = fault is not None and fault.drop
+        self.requests.append((request.method, request.path, 0 if dropped else resp.status))
+        return resp
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The emulator's own answer: the handler's, or the error Discord would give."""
         path = request.path
         try:
             if (
@@ -384,29 +411,24 @@ class FakeDiscord:
             ):
                 raise ApiError(401, 0, "401: Unauthorized")
             try:
-                resp = await handler(request)
+                return await handler(request)
             except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
                 self.unhandled.append(f"{request.method} {path}")
-                resp = json_response({"message": "404: Not Found", "code": 0}, 404)
+                return json_response({"message": "404: Not Found", "code": 0}, 404)
         except ApiError as exc:
             if exc.status in (400, 413) or exc.code in (10062, 40060, 10015, 50027):
                 self.errors.append(f"{request.method} {path} -> {exc.status} {exc.code} {exc.message}")
-            resp = json_response(exc.body(), exc.status)
+            return json_response(exc.body(), exc.status)
         except ConnectionResetError:
             # The bot's connection dropped while sending the request (a crash test killed the process):
             # like Discord, nothing happened, and there is nobody to answer.
             _log.info("the bot hung up during %s %s", request.method, path)
-            resp = json_response({"message": "connection lost", "code": 0}, 400)
+            return json_response({"message": "connection lost", "code": 0}, 400)
         except Exception as exc:  # an emulator bug or a body it cannot parse
             _log.exception("emulator failed on %s %s", request.method, path)
             self.errors.append(f"{request.method} {path} -> emulator exception {exc!r}")
             # 400, not 500: discord.py retries 5xx with back-off, which would only slow the test.
-            resp = json_response({"message": f"emulator exception: {exc!r}", "code": 0}, 400)
-        finally:
-            self._inflight -= 1
-            self._last_activity = time.monotonic()
-        self.requests.append((request.method, path, resp.status))
-        return resp
+            return json_response({"message": f"emulator exception: {exc!r}", "code": 0}, 400)
 
     @staticmethod
     def _needs_auth(path: str) -> bool:
