@@ -6,6 +6,10 @@ and no global random, so `setup(seed)` plus the action log replays any game exac
 
 A game subclasses `Game` and fills the underscore hooks; the public methods around them do the
 checks every game needs (game over, whose turn, parsing) so no game can forget them.
+
+The bot posts a new turn message only at a handoff (the seats to act change) or after a move with an
+`Event.urgent` event; otherwise it edits the last post. Games mark urgent only what others must see at
+once (a battle's result, revealed bids, a trade offered, a round's scoring, the end of the game).
 """
 
 from __future__ import annotations
@@ -172,6 +176,12 @@ class Event(Model):
     private: dict[Seat, str] = Field(default_factory=dict)
     reveals: bool = False
     """True when hidden information or randomness came out (a draw, a die): such moves cannot be undone."""
+    urgent: bool = False
+    """True when others must see this now, so the table gets a new post and pings even if the same seat
+    acts on (a battle's result, bids revealed, a trade offered, the end of a round's scoring...). Left
+    False for routine moves (build, move, draw, end a turn): while one seat goes on acting, the bot
+    edits its post in place. Each game lists its urgent events in `data/<game>/README.md`; old action
+    logs without the field load as False."""
 
 
 class Result(Model):

@@ -116,6 +116,14 @@ def _goods_text(items: dict[str, int]) -> str:
     return ", ".join(parts) or "nothing"
 
 
+def _terms(proposal: Proposal, seat: Seat, *, done: bool = False) -> str:
+    """A proposal's contents in words, as `seat` (one of its two parties) sees its own side first; both
+    parties saw the whole offer when it was made."""
+    give, get = (proposal.give, proposal.get) if seat == proposal.proposer else (proposal.get, proposal.give)
+    verbs = ("gave", "got") if done else ("give", "get")
+    return f"you {verbs[0]} {_goods_text(give)}; you {verbs[1]} {_goods_text(get)}"
+
+
 def _clean(items: dict[str, int]) -> dict[str, int]:
     return {key: value for key, value in sorted(items.items()) if value}
 
@@ -438,7 +446,9 @@ class CityHeroes(Game[CityHeroesState]):
                 state.phase = "over"
                 result = self._result(state)
                 assert result is not None
-                events.append(Event(text=f"Game over after {state.turns} turns. {result.reason}"))
+                events.append(
+                    Event(text=f"Game over after {state.turns} turns. {result.reason}", urgent=True)
+                )
                 return
             state.turn += 1
             state.phase = "expansion"
@@ -1329,11 +1339,13 @@ class CityHeroes(Game[CityHeroesState]):
                 text = (
                     f"{player.name} built stage {tile.stages}/{spec.stages} of the {spec.name} on T{tile.id}."
                 )
-                if tile.stages == spec.stages:
+                finished = tile.stages == spec.stages
+                if finished:
                     text += f" The {spec.name} is finished!"
                     if tile.work == "carrariae":
                         text += self._carrariae(state, tile)
-                events.append(Event(text=text))
+                # A finished public work changes every player's turn (ducats, defence, gathering, prestige).
+                events.append(Event(text=text, urgent=finished))
             case Craft(good=good, count=count):
                 self._start(state, "craft", "construction", "craft goods")
                 found = self._craft_count(state, seat, good)
@@ -1374,6 +1386,7 @@ class CityHeroes(Game[CityHeroesState]):
                             seat: f"You offer {_goods_text(give)} for {_goods_text(get)}.",
                             action.partner: f"{player.name} offers you {_goods_text(give)} for your {_goods_text(get)}.",
                         },
+                        urgent=True,  # the partner must answer it
                     )
                 )
             case _:
@@ -1559,7 +1572,15 @@ class CityHeroes(Game[CityHeroesState]):
         proposer, partner = state.players[proposal.proposer], state.players[proposal.partner]
         if seat == proposal.proposer and isinstance(action, Cancel):
             state.proposal = None
-            events.append(Event(text=f"{proposer.name} cancelled the trade offer to {partner.name}."))
+            events.append(
+                Event(
+                    text=f"{proposer.name} cancelled the trade offer to {partner.name}.",
+                    private={
+                        proposal.partner: f"{proposer.name} cancelled the trade offer to you "
+                        f"({_terms(proposal, proposal.partner)})."
+                    },
+                )
+            )
             return events
         if seat != proposal.partner or not isinstance(action, Accept | Decline):
             if seat == proposal.partner:
@@ -1567,7 +1588,16 @@ class CityHeroes(Game[CityHeroesState]):
             raise RuleError(f"Wait for {partner.name} to answer your offer, or cancel it.")
         if isinstance(action, Decline):
             state.proposal = None
-            events.append(Event(text=f"{partner.name} declined {proposer.name}'s trade."))
+            events.append(
+                Event(
+                    text=f"{partner.name} declined {proposer.name}'s trade.",
+                    private={
+                        proposal.proposer: f"{partner.name} declined your trade offer "
+                        f"({_terms(proposal, proposal.proposer)})."
+                    },
+                    urgent=True,  # the answer the proposer was waiting for
+                )
+            )
             return events
         problem = self._trade_problem(state, proposal)
         if problem:
@@ -1582,11 +1612,16 @@ class CityHeroes(Game[CityHeroesState]):
                     taker.stock[key] += count
         state.proposal = None
         state.acted = "trade"
-        line = f"{proposer.name} gave {_goods_text(proposal.give)}; {partner.name} gave {_goods_text(proposal.get)}."
         events.append(
             Event(
                 text=f"{partner.name} accepted {proposer.name}'s trade.",
-                private={proposal.proposer: line, proposal.partner: line},
+                private={
+                    proposal.proposer: f"{partner.name} accepted your trade offer "
+                    f"({_terms(proposal, proposal.proposer, done=True)}).",
+                    proposal.partner: f"You accepted {proposer.name}'s trade offer "
+                    f"({_terms(proposal, proposal.partner, done=True)}).",
+                },
+                urgent=True,  # goods changed hands between two players
             )
         )
         return events
@@ -1638,7 +1673,8 @@ class CityHeroes(Game[CityHeroesState]):
                 text=f"{player.name} pillaged {defender.name}'s T{target.id}: attack {attack} vs defence {defence}, "
                 f"pillage score {score}. {defender.name} loses {plural(lost, 'weapon')} and {score} influence "
                 f"(as far as they have); {plural(tokens, 'pillage token')} to {player.name}; city prestige "
-                f"-{score // 2}."
+                f"-{score // 2}.",
+                urgent=True,  # another player's tile is pillaged; the summary follows as their private line
             )
         )
         state.acted = "pillage"
@@ -1811,7 +1847,8 @@ class CityHeroes(Game[CityHeroesState]):
         events.append(
             Event(
                 text=f"End of turn {state.turn}: city prestige {state.prestige} ({state.prestige - prestige_before:+d}), "
-                f"rival {state.rival_prestige} (+{growth})."
+                f"rival {state.rival_prestige} (+{growth}).",
+                urgent=True,  # the cleanup's incomes and the city's prestige check against the rival
             )
         )
 

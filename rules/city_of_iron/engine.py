@@ -1205,7 +1205,9 @@ class CityOfIron(Game[CityState]):
         text += f" (attack {_names(action.attackers)}"
         if action.distance:
             text += f"; distance {_names(action.distance)}"
-        events = [Event(text=text + ").")]
+        # Taking a town from another player is war: they lose income and goods and must see it now.
+        # Conquering a neutral town is an ordinary action (like building) and stays in the edited post.
+        events = [Event(text=text + ").", urgent=owner is not None)]
         self._spend_action(state, seat, events)
         return events
 
@@ -1480,7 +1482,10 @@ class CityOfIron(Game[CityState]):
             parts.append(f"{player.name} +{total}")
         number = state.scorings + 1
         events.append(
-            Event(text=f"Scoring {number} ({game_data().board.score_cards[score[-1]]}): {', '.join(parts)}.")
+            Event(
+                text=f"Scoring {number} ({game_data().board.score_cards[score[-1]]}): {', '.join(parts)}.",
+                urgent=True,
+            )
         )
 
     def _end_game(self, state: CityState, events: list[Event]) -> None:
@@ -1490,7 +1495,7 @@ class CityOfIron(Game[CityState]):
                 player.vp += value
                 events.append(Event(text=f"{player.name}: {name} {value:+d} VP."))
         state.phase = "over"
-        events.append(Event(text="The game is over. " + scoring.result(state).reason))
+        events.append(Event(text="The game is over. " + scoring.result(state).reason, urgent=True))
 
     # ---- purchases -------------------------------------------------------------------------------------
     @staticmethod
@@ -1552,7 +1557,14 @@ class CityOfIron(Game[CityState]):
                 )
             player.selected = []
             player.done = False
-        events.append(Event(text=("; ".join(parts) or "Nobody bought cards") + ".", reveals=bool(parts)))
+        # The cards bought in secret come out together (like revealed bids): urgent when anyone bought.
+        events.append(
+            Event(
+                text=("; ".join(parts) or "Nobody bought cards") + ".",
+                reveals=bool(parts),
+                urgent=bool(parts),
+            )
+        )
         state.round += 1
         state.bid_order = [seat for seat in state.track if seat is not None]
         self._start_round(state, events)

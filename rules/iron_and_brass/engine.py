@@ -244,7 +244,7 @@ class IronAndBrass(Game[IronAndBrassState]):
                 f"Turn limit of {state.max_rounds} rounds reached: {names[winner]} wins with "
                 f"{values[winner]} gold of pieces on the map against {values[1 - winner]}"
             )
-        events.append(Event(text=f"Game over. {state.reason}."))
+        events.append(Event(text=f"Game over. {state.reason}.", urgent=True))
 
     def _worth(self, state: State, seat: Seat) -> int:
         return sum(self.cards[piece.kind].gold for piece in state.pieces if piece.owner == seat)
@@ -596,7 +596,8 @@ class IronAndBrass(Game[IronAndBrassState]):
             events.append(
                 Event(
                     text=f"{state.players[combat.attacker].name}'s {attackers} attack{'s' if len(combat.units) == 1 else ''} "
-                    f"{defender.name}'s {self.label(target)}{surge}; {defender.name} may answer with Surge."
+                    f"{defender.name}'s {self.label(target)}{surge}; {defender.name} may answer with Surge.",
+                    urgent=True,  # the defender must answer before the dice
                 )
             )
             return
@@ -681,7 +682,9 @@ class IronAndBrass(Game[IronAndBrassState]):
         )
         state.step = "play"
         state.combat = None
-        events.append(Event(text=head + line, reveals=True))
+        # A hit (a piece destroyed or disabled) changes the defender's position: they must see it now. A
+        # miss changes nothing on the map, so it stays in the attacker's edited post.
+        events.append(Event(text=head + line, reveals=True, urgent=outcome != "no-damage"))
         self._check_victory(state, combat.attacker, destroyed, events)
 
     def _splash(self, state: State, target: Piece) -> Piece | None:
@@ -722,7 +725,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         state.step = "over"
         state.winner = attacker
         state.picking = None
-        events.append(Event(text=f"Game over: {state.reason}. {names[attacker]} wins."))
+        events.append(Event(text=f"Game over: {state.reason}. {names[attacker]} wins.", urgent=True))
 
     # ---- repair and heal -------------------------------------------------------------------------
     def _repair(self, state: State, seat: Seat, action: Repair, events: list[Event]) -> None:

@@ -114,6 +114,14 @@ def _describe(cards: Catalogue, items: TradeItems, *, hidden_hand: bool = False)
     return ", ".join(parts) or "nothing"
 
 
+def _terms(cards: Catalogue, proposal: Proposal, seat: Seat, *, done: bool = False) -> str:
+    """A proposal's contents in words, as `seat` (one of its two parties) sees its own side first. Both
+    parties saw the whole offer when it was made, so naming it to either of them hides nothing."""
+    give, get = (proposal.give, proposal.get) if seat == proposal.proposer else (proposal.get, proposal.give)
+    verbs = ("gave", "got") if done else ("give", "get")
+    return f"you {verbs[0]} {_describe(cards, give)}; you {verbs[1]} {_describe(cards, get)}"
+
+
 def _items(
     *, coins: int = 0, hand: list[str] | None = None, in_play: list[str] | None = None
 ) -> dict[str, Any]:
@@ -284,6 +292,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                 + ", ".join(f"{player.name} {bid}" for player, bid in zip(state.players, bids, strict=True))
                 + ".",
                 reveals=True,
+                urgent=True,  # the secret bids come out together and set the turn order
             )
         )
         top = max(bids)
@@ -357,13 +366,14 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             state.step = "over"
             result = self._result(state)
             assert result is not None
-            events.append(Event(text=f"Game over after {state.round} rounds. {result.reason}"))
+            events.append(Event(text=f"Game over after {state.round} rounds. {result.reason}", urgent=True))
             return
         self._start_round(state, events)
 
     def _score(self, state: State, events: list[Event]) -> None:
         """SCORING STEP: the player with the most resources of a type scores; a tie for most scores nothing."""
         parts: list[str] = []
+        scored = False
         for card_type, points in MAJORITY_VP.items():
             counts = [
                 sum(1 for card in player.in_play if self.cards[card].type == card_type)
@@ -377,8 +387,16 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                 parts.append(f"{TYPE_NAMES[card_type]} tied, no one scores")
                 continue
             state.players[leaders[0]].vp += points
+            scored = True
             parts.append(f"{state.players[leaders[0]].name} +{points} VP for most {TYPE_NAMES[card_type]}")
-        events.append(Event(text=f"Scoring: {'; '.join(parts) if parts else 'no one has resources yet'}."))
+        # VP handed out at the round's end are news for everyone (the next round's cards, event, revenue
+        # and bids follow in the same move); a step where nobody scores is not.
+        events.append(
+            Event(
+                text=f"Scoring: {'; '.join(parts) if parts else 'no one has resources yet'}.",
+                urgent=scored,
+            )
+        )
 
     # ---- whose turn, what they may do -------------------------------------------------------------
     def _to_act(self, state: State) -> set[Seat]:
@@ -705,7 +723,16 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                 return self._answer(state, proposal, accept=isinstance(action, Accept), events=events)
             if seat == proposal.proposer and isinstance(action, Cancel):
                 state.proposal = None
-                events.append(Event(text=f"{state.players[seat].name} withdrew the trade offer."))
+                name = state.players[seat].name
+                events.append(
+                    Event(
+                        text=f"{name} withdrew the trade offer.",
+                        private={
+                            proposal.partner: f"{name} withdrew the trade offer to you "
+                            f"({_terms(self.cards, proposal, proposal.partner)})."
+                        },
+                    )
+                )
                 return events
             if seat == proposal.partner:
                 raise RuleError("Accept or decline the trade you were offered.")
@@ -767,6 +794,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                             action.partner: f"{player.name} offers {_describe(cards, action.give)} "
                             f"for your {_describe(cards, action.get)}.",
                         },
+                        urgent=True,  # the partner must answer it
                     )
                 )
             case Build(card=card):
@@ -861,9 +889,19 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
 
     def _answer(self, state: State, proposal: Proposal, *, accept: bool, events: list[Event]) -> list[Event]:
         proposer, partner = state.players[proposal.proposer], state.players[proposal.partner]
+        cards = self.cards
         if not accept:
             state.proposal = None
-            events.append(Event(text=f"{partner.name} declined {proposer.name}'s trade."))
+            events.append(
+                Event(
+                    text=f"{partner.name} declined {proposer.name}'s trade.",
+                    private={
+                        proposal.proposer: f"{partner.name} declined your trade offer "
+                        f"({_terms(cards, proposal, proposal.proposer)})."
+                    },
+                    urgent=True,  # the answer the proposer was waiting for
+                )
+            )
             return events
         problem = self._trade_problem(state, proposal, accepting=True)
         if problem:
@@ -878,17 +916,18 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             _remove(giver.in_play, items.in_play)
             taker.in_play.extend(items.in_play)
         state.proposal = None
-        cards = self.cards
-        full = (
-            f"{proposer.name} gave {_describe(cards, proposal.give)}; "
-            f"{partner.name} gave {_describe(cards, proposal.get)}."
-        )
         events.append(
             Event(
                 text=f"{partner.name} accepted {proposer.name}'s trade: {proposer.name} gave "
                 f"{_describe(cards, proposal.give, hidden_hand=True)}; {partner.name} gave "
                 f"{_describe(cards, proposal.get, hidden_hand=True)}.",
-                private={proposal.proposer: full, proposal.partner: full},
+                private={
+                    proposal.proposer: f"{partner.name} accepted your trade offer "
+                    f"({_terms(cards, proposal, proposal.proposer, done=True)}).",
+                    proposal.partner: f"You accepted {proposer.name}'s trade offer "
+                    f"({_terms(cards, proposal, proposal.partner, done=True)}).",
+                },
+                urgent=True,  # goods changed hands between two players, in public
             )
         )
         return events
