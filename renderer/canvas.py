@@ -9,12 +9,14 @@ back to the font bundled in Pillow, never from the network.
 from __future__ import annotations
 
 import io
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 WIDTH = 1080
 """Default canvas width: about twice a phone's preview width, so text stays crisp when scaled down."""
@@ -84,8 +86,235 @@ def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont
     return ImageFont.load_default(size=size)
 
 
+# ---- text: any Unicode made drawable, measured and fitted ---------------------------------------
+# Player names are Discord display names and reach the views unchanged: they may hold newlines (raqm
+# refuses a paragraph break inside a line), control and format characters, bidi overrides, stacks of
+# combining marks, emoji the font lacks, or run to 200 characters. Every string a renderer draws or
+# measures goes through `drawable` (draw_text, text_width, ellipsize and wrap call it), and a player's
+# name through `player_name`, which also fits it to the room it has.
+
+PLACEHOLDER = "?"
+"""What a name with nothing visible in it (empty, blanks, only control characters) is drawn as."""
+ELLIPSIS = "…"
+MAX_MARKS = 2
+"""Combining marks kept on one base character: enough for Vietnamese, Hebrew points or Arabic harakat;
+a "Zalgo" stack of dozens would climb into the lines above and below."""
+NAME_WIDTH = 360
+"""The most a player's name takes inside a sentence (px at the sentence's size), so a 200-character name
+still leaves the sentence readable."""
+
+RAQM = features.check("raqm")
+"""With libraqm, Pillow lays out right-to-left runs (Arabic, Hebrew) and shapes them; without it text is
+drawn in stored order, unshaped, but still never raises."""
+_FSI, _LRI, _RLI, _PDI = "\u2068", "\u2066", "\u2067", "\u2069"
+_ISOLATES = frozenset({_FSI, _LRI, _RLI})
+_ZWJ = "\u200d"
+_INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters (Hangul fillers, the blank Braille pattern) that draw nothing: treated as spaces, so a name
+made of them gets the placeholder instead of an empty space."""
+_EMOJI_MODIFIERS = range(0x1F3FB, 0x1F400)
+_REGIONAL_INDICATORS = range(0x1F1E6, 0x1F200)
+_VARIATION_SELECTORS = frozenset(chr(c) for c in [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+
+
+def _layout(face: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> dict[str, str]:
+    """Keyword arguments for laying text out: a left-to-right paragraph where raqm is used, so a name in
+    a right-to-left script stays where it is written instead of turning the whole line around."""
+    if isinstance(face, ImageFont.FreeTypeFont) and face.layout_engine == ImageFont.Layout.RAQM:
+        return {"direction": "ltr"}
+    return {}
+
+
+def _glyph_key(face: ImageFont.FreeTypeFont | ImageFont.ImageFont, char: str) -> bytes | None:
+    image = Image.new("L", (48, 32))
+    try:
+        ImageDraw.Draw(image).text((8, 4), char, font=face, fill=255, **_layout(face))
+    except Exception:  # noqa: BLE001 - a font that cannot even encode the character lacks it
+        return None
+    return image.tobytes()
+
+
+@cache
+def _missing_glyph(bold: bool) -> bytes | None:
+    """How the font draws a character it has no glyph for (U+10FFFD is in no font we use)."""
+    return _glyph_key(font(16, bold=bold), "\U0010fffd")
+
+
+@lru_cache(maxsize=8192)
+def has_glyph(char: str) -> bool:
+    """True when both the regular and the bold font draw `char` as itself rather than as a box."""
+    for bold in (False, True):
+        drawn = _glyph_key(font(16, bold=bold), char)
+        if drawn is None or drawn == _missing_glyph(bold):
+            return False
+    return True
+
+
+@cache
+def _replacement() -> str:
+    """What stands for a character the fonts cannot draw: U+FFFD, or '?' in a font without it."""
+    return "\ufffd" if has_glyph("\ufffd") else "?"
+
+
+def _balanced_isolates(chars: list[str]) -> list[str]:
+    """`chars` without the isolate controls that are not closed (or PDIs that close nothing): a closed
+    isolate keeps its content to itself, an open one would take in the rest of the line."""
+    keep = [True] * len(chars)
+    opened: list[int] = []
+    for index, char in enumerate(chars):
+        if char in _ISOLATES:
+            opened.append(index)
+            keep[index] = False
+        elif char == _PDI:
+            if opened:
+                keep[opened.pop()] = True
+            else:
+                keep[index] = False
+    return [char for char, kept in zip(chars, keep, strict=True) if kept]
+
+
+@lru_cache(maxsize=8192)
+def drawable(text: str) -> str:
+    """`text` made safe to lay out and draw as one line, whatever it holds; never raises.
+
+    - NFC first (a letter and its accent become one character where Unicode has one);
+    - newlines, tabs and every other whitespace character (and letters that draw nothing) become a
+      space each (`player_name` also folds runs of them into one and trims the ends);
+    - control and format characters (Cc, Cf: zero-width spaces and joiners, soft hyphens, bidi marks,
+      embeddings and overrides) are removed, so nothing in a name can reorder the rest of the line.
+      Isolates (LRI, RLI, FSI ... PDI) are removed too unless closed (and only with raqm): a closed
+      isolate keeps its content to itself, which is what `player_name` uses them for;
+    - a character neither font has (emoji, scripts DejaVu lacks) and surrogate, private-use and
+      unassigned code points become U+FFFD, one for an emoji sequence (ZWJ, skin tone, flag pair);
+    - combining marks are kept up to MAX_MARKS per character, and dropped where they have nothing to
+      sit on (the start, a space, a replaced character).
+
+    The result may be empty; `drawable(drawable(t)) == drawable(t)`.
+    """
+    text = str(text)
+    for _ in range(4):  # removing a character can let NFC join its neighbours: clean until nothing moves
+        cleaned = _clean(text)
+        if cleaned == text:
+            break
+        text = cleaned
+    return text
+
+
+def _clean(text: str) -> str:
+    out: list[str] = []
+    marks = 0
+    joined = False  # the last character was a ZWJ: an emoji sequence goes on
+    regional = False  # the last replacement stands for the first half of a flag
+    replacement = _replacement()
+    for char in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(char)
+        if char.isspace() or char in _INVISIBLE_LETTERS:
+            out.append(" ")
+            marks, joined, regional = 0, False, False
+            continue
+        if char in _ISOLATES or char == _PDI:
+            if RAQM:
+                out.append(char)
+            continue
+        if char == _ZWJ:
+            joined = bool(out) and out[-1] == replacement
+            continue
+        if category in ("Cc", "Cf") or char in _VARIATION_SELECTORS:
+            continue
+        after_replacement = bool(out) and out[-1] == replacement
+        if category[0] == "M":
+            base = out[-1] if out else " "
+            if marks < MAX_MARKS and base not in (" ", replacement) and base not in _ISOLATES | {_PDI}:
+                out.append(char)
+                marks += 1
+            continue
+        code = ord(char)
+        if after_replacement and (
+            joined or code in _EMOJI_MODIFIERS or (regional and code in _REGIONAL_INDICATORS)
+        ):
+            joined, regional = False, False  # the same emoji goes on: one replacement for all of it
+            continue
+        marks, joined, regional = 0, False, False
+        if category in ("Cs", "Co", "Cn") or not has_glyph(char):
+            out.append(replacement)
+            regional = code in _REGIONAL_INDICATORS
+            continue
+        out.append(char)
+    return "".join(_balanced_isolates(out) if RAQM else out)
+
+
+def _visible(text: str) -> bool:
+    return any(char not in _ISOLATES and char != _PDI and char != " " for char in text)
+
+
+def player_name(name: str, max_width: int | None = None, size: int = 26, *, bold: bool = False) -> str:
+    """A player's name as drawn: `drawable`, PLACEHOLDER when nothing visible is left, ellipsized to
+    `max_width` px at `size` when given, and with raqm isolated when it holds right-to-left letters (so
+    "مرحبا 3 VP" keeps the number after the name and a list of such names keeps its order)."""
+    text = " ".join(word for word in drawable(name).split(" ") if word)
+    if not _visible(text):
+        text = PLACEHOLDER
+    if RAQM and any(unicodedata.bidirectional(char) in ("R", "AL") for char in text):
+        text = _FSI + text + _PDI
+    if max_width is not None:
+        text = ellipsize(text, max_width, size, bold=bold)
+    return text
+
+
+def with_names(text: str, names: Sequence[str], size: int = 26, *, bold: bool = False) -> str:
+    """Text the rules wrote with player names in it (a headline, a trade offer): each name that drawing
+    would change is drawn as `player_name` gives it, fitted to NAME_WIDTH at `size`, so that a long name
+    leaves the sentence readable and a right-to-left name cannot pull the words after it into its run
+    ("Round 5 - مرحبا: 1 action left"). Names with nothing visible are left alone."""
+    replacements: dict[str, str] = {}
+    for name in names:
+        if not name or not _visible(" ".join(drawable(name).split(" "))):
+            continue
+        shown = player_name(name, NAME_WIDTH, size, bold=bold)
+        if shown != name:  # keep the spaces around a name that starts or ends with one
+            lead, trail = (" " if name[:1].isspace() else ""), (" " if name[-1:].isspace() else "")
+            replacements[name] = lead + shown + trail
+    if not replacements:
+        return text
+    pattern = "|".join(re.escape(name) for name in sorted(replacements, key=len, reverse=True))
+    return re.sub(pattern, lambda match: replacements[match.group(0)], text)
+
+
+def fit_name(
+    name: str,
+    max_width: int,
+    size: int,
+    *,
+    suffix: str = "",
+    bold: bool = False,
+    minimum: int | None = None,
+) -> tuple[str, int]:
+    """A player's name followed by `suffix` (tags such as "  (you)") in `max_width` px: the size goes
+    down from `size` to `minimum` (when given) until it fits, then the name is ellipsized so that the
+    suffix still shows. Returns the text and its size."""
+    if minimum is not None:
+        size = fit_size(player_name(name) + suffix, max_width, size, bold=bold, minimum=minimum)
+    room = max_width - text_width(suffix, size, bold=bold)
+    return ellipsize(player_name(name, room, size, bold=bold) + suffix, max_width, size, bold=bold), size
+
+
+def initial(name: str) -> str:
+    """The first letter of a player's name (with its marks), upper-cased: for a seat's disc."""
+    text = "".join(char for char in player_name(name) if char not in _ISOLATES and char != _PDI)
+    end = 1
+    while end < len(text) and unicodedata.category(text[end])[0] == "M":
+        end += 1
+    return drawable(text[:end].upper())
+
+
+def _length(text: str, size: int, bold: bool) -> float:
+    face = font(size, bold=bold)
+    return face.getlength(text, **_layout(face))
+
+
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
-    return int(font(size, bold=bold).getlength(text))
+    return int(_length(drawable(text), size, bold))
 
 
 def fit_size(text: str, max_width: int, size: int, *, bold: bool = False, minimum: int = MIN_TEXT) -> int:
@@ -95,25 +324,68 @@ def fit_size(text: str, max_width: int, size: int, *, bold: bool = False, minimu
     return size
 
 
+def _close_isolates(text: str) -> str:
+    depth = 0
+    for char in text:
+        if char in _ISOLATES:
+            depth += 1
+        elif char == _PDI and depth:
+            depth -= 1
+    return text + _PDI * depth
+
+
+@lru_cache(maxsize=4096)
 def ellipsize(text: str, max_width: int, size: int, *, bold: bool = False) -> str:
-    if text_width(text, size, bold=bold) <= max_width:
+    """`text` made `drawable`, cut with "…" so that it is at most `max_width` px wide at `size` in the
+    font it is drawn with (empty when not even "…" fits)."""
+    text = drawable(text)
+    if _length(text, size, bold) <= max_width:
         return text
-    while text and text_width(text + "…", size, bold=bold) > max_width:
-        text = text[:-1]
-    return text + "…"
+
+    def cut(count: int) -> str:
+        return _close_isolates(text[:count].rstrip() + ELLIPSIS)
+
+    low, high = 0, len(text)  # the longest prefix that fits, found by halving (widths grow with length)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _length(cut(middle), size, bold) <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    while low > 0 and _length(cut(low), size, bold) > max_width:  # shaping may break monotony
+        low -= 1
+    fitted = cut(low)
+    return fitted if _length(fitted, size, bold) <= max_width else ""
+
+
+def _words(paragraph: str) -> list[str]:
+    """`paragraph` split at its spaces, but never inside an isolate (a name)."""
+    words, current, depth = [], "", 0
+    for char in paragraph:
+        if char == " " and depth == 0:
+            words.append(current)
+            current = ""
+            continue
+        if char in _ISOLATES:
+            depth += 1
+        elif char == _PDI and depth:
+            depth -= 1
+        current += char
+    return [*words, current]
 
 
 def wrap(text: str, max_width: int, size: int, *, bold: bool = False) -> list[str]:
-    """Greedy word wrap; a single word wider than the line is cut with an ellipsis."""
+    """Greedy word wrap of `drawable` text; the renderer's own newlines start new paragraphs, and a word
+    wider than the line is cut with an ellipsis."""
     lines: list[str] = []
-    for paragraph in text.split("\n"):
+    for paragraph in str(text).split("\n"):
         current = ""
-        for word in paragraph.split(" "):
+        for word in _words(drawable(paragraph)):
             attempt = f"{current} {word}".strip()
             if text_width(attempt, size, bold=bold) <= max_width or not current:
                 current = attempt
             else:
-                lines.append(current)
+                lines.append(ellipsize(current, max_width, size, bold=bold))
                 current = word
         lines.append(ellipsize(current, max_width, size, bold=bold))
     return lines
@@ -123,9 +395,19 @@ def line_height(size: int) -> int:
     return int(size * 1.3)
 
 
+@lru_cache(maxsize=4096)
+def _glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[object, tuple[int, int]]:
+    """The coverage mask of `text` and its offset from the anchor point, cached: boards repeat most
+    strings move after move, and drawing a cached mask is much faster than laying the text out."""
+    face = font(size, bold=bold)
+    if isinstance(face, ImageFont.FreeTypeFont):
+        return face.getmask2(text, "L", anchor=anchor, **_layout(face))
+    return face.getmask(text), (0, 0)  # Pillow's bitmap font: no anchors
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
-    xy: tuple[int, int],
+    xy: tuple[float, float],
     text: str,
     *,
     size: int = 26,
@@ -133,7 +415,14 @@ def draw_text(
     fill: Color = Palette.ink,
     anchor: str = "la",
 ) -> None:
-    draw.text(xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
+    """`text` (made `drawable`) at `xy`; it is not fitted: callers pass what `ellipsize`, `wrap` or
+    `player_name` fitted to the room they have."""
+    text = drawable(text)
+    if not text:
+        return
+    mask, (dx, dy) = _glyphs(text, size, bold, anchor)
+    ink = draw.draw.draw_ink(fill)  # type: ignore[attr-defined]
+    draw.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, ink)  # type: ignore[attr-defined]
 
 
 def rounded_box(
@@ -163,7 +452,7 @@ def pill(
     height = line_height(size) + 4
     x, y = xy
     draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
-    draw.text((x + pad, y + height // 2), text, font=font(size, bold=True), fill=ink, anchor="lm")
+    draw_text(draw, (x + pad, y + height // 2), text, size=size, bold=True, fill=ink, anchor="lm")
     return width
 
 
@@ -213,6 +502,7 @@ class Sheet:
     def title(self, text: str, *, subtitle: str = "") -> None:
         size = fit_size(text, self.inner, 40, bold=True, minimum=28)
         height = line_height(size) + (line_height(24) if subtitle else 0) + 12
+        text = ellipsize(text, self.inner, size, bold=True)
 
         def paint(draw: ImageDraw.ImageDraw, y: int) -> None:
             draw_text(draw, (MARGIN, y), text, size=size, bold=True)
@@ -228,6 +518,8 @@ class Sheet:
         self._blocks.append((height, paint))
 
     def heading(self, text: str, *, color: Color = Palette.accent) -> None:
+        text = ellipsize(text, self.inner, 28, bold=True)
+
         def paint(draw: ImageDraw.ImageDraw, y: int) -> None:
             draw_text(draw, (MARGIN, y + 6), text, size=28, bold=True, fill=color)
             draw.line((MARGIN, y + 44, self.width - MARGIN, y + 44), fill=Palette.line, width=2)

@@ -20,6 +20,8 @@ from rules.core import View
 NOT_COMPARED = frozenset({"game", "seat", "players", "headline", "to_act", "topic"})
 """Fields every view has that the turn message already tells in words."""
 BANNER_LINES = 8
+BANNER_SIZE = 24
+"""Text size of the banner's lines: a renderer fits the names in its lines at this size."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,8 @@ def with_banner(png: bytes, changes: Changes) -> bytes:
         shown.append(f"… and {len(changes.lines) - BANNER_LINES} more.")
     if not shown:
         shown = ["Nothing on the board changed."]
-    wrapped = [part for line in shown for part in wrap("• " + line, inner, 24)]
-    height = 16 + line_height(28) + len(wrapped) * line_height(24) + 16
+    wrapped = [part for line in shown for part in wrap("• " + line, inner, BANNER_SIZE)]
+    height = 16 + line_height(28) + len(wrapped) * line_height(BANNER_SIZE) + 16
     out = Image.new("RGB", (image.width, height + image.height), Palette.background)
     draw = ImageDraw.Draw(out)
     draw.rounded_rectangle(
@@ -68,6 +70,7 @@ def with_banner(png: bytes, changes: Changes) -> bytes:
     )
     draw_text(draw, (MARGIN + 12, 16), title, size=28, bold=True, fill=Palette.changed)
     for index, line in enumerate(wrapped):
-        draw_text(draw, (MARGIN + 12, 16 + line_height(28) + index * line_height(24)), line, size=24)
+        top = 16 + line_height(28) + index * line_height(BANNER_SIZE)
+        draw_text(draw, (MARGIN + 12, top), line, size=BANNER_SIZE)
     out.paste(image, (0, height))
     return to_png(out)

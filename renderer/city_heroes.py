@@ -32,18 +32,21 @@ from PIL import Image, ImageChops, ImageDraw
 
 from renderer.canvas import (
     MARGIN,
+    NAME_WIDTH,
     WIDTH,
     Color,
     Palette,
     Sheet,
+    draw_text,
     ellipsize,
-    fit_size,
-    font,
+    fit_name,
     line_height,
+    player_name,
     rounded_box,
     seat_dot,
     text_width,
     to_png,
+    with_names,
     wrap,
 )
 from renderer.registry import Overlay
@@ -189,17 +192,6 @@ def _width(text: str, size: int, bold: bool = False) -> int:
     return text_width(text, size, bold=bold)
 
 
-@lru_cache(maxsize=4096)
-def _glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """The text's coverage mask and its offset from the anchor point (cached: the same labels recur on
-    every board, and pasting a mask is several times faster than laying the text out again)."""
-    face = font(size, bold=bold)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, int(left), int(top)
-
-
 def _text(
     draw: Draw,
     xy: tuple[float, float],
@@ -210,10 +202,12 @@ def _text(
     fill: Color = Palette.ink,
     anchor: str = "la",
 ) -> None:
-    if not text:
-        return
-    mask, dx, dy = _glyphs(text, size, bold, anchor)
-    _canvas(draw).paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+    draw_text(draw, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
+
+
+def _name(name: str, size: int, *, bold: bool = False) -> str:
+    """A player's name inside a line of text at `size`: fitted to NAME_WIDTH."""
+    return player_name(name, NAME_WIDTH, size, bold=bold)
 
 
 def _canvas(draw: Draw) -> Image.Image:
@@ -230,7 +224,7 @@ def _badge_sprite(text: str, fill: Color, ink: Color, size: int, outline: Color)
     sprite = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
     draw.rounded_rectangle((0, 0, width, height), radius=6, fill=fill, outline=outline, width=2)
-    draw.text((width / 2, height / 2 + 1), text, font=font(size, bold=True), fill=ink, anchor="mm")
+    draw_text(draw, (width / 2, height / 2 + 1), text, size=size, bold=True, fill=ink, anchor="mm")
     return sprite
 
 
@@ -270,7 +264,7 @@ def _chip_sprite(text: str, fill: Color, ink: Color) -> Image.Image:
     sprite = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
     draw.rounded_rectangle((0, 0, width, height), radius=8, fill=fill, outline=Palette.line, width=1)
-    draw.text((8, height / 2 + 1), text, font=font(SMALL, bold=True), fill=ink, anchor="lm")
+    draw_text(draw, (8, height / 2 + 1), text, size=SMALL, bold=True, fill=ink, anchor="lm")
     return sprite
 
 
@@ -290,7 +284,7 @@ def _pill_sprite(text: str, fill: Color, ink: Color, size: int) -> Image.Image:
     sprite = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
     draw.rounded_rectangle((0, 0, width, height), radius=height // 2, fill=fill)
-    draw.text((width / 2, height / 2 + 1), text, font=font(size, bold=True), fill=ink, anchor="mm")
+    draw_text(draw, (width / 2, height / 2 + 1), text, size=size, bold=True, fill=ink, anchor="mm")
     return sprite
 
 
@@ -313,7 +307,9 @@ def _state(view: CityHeroesView, seat: SeatView) -> tuple[str, Color]:
 
 # ---- header -----------------------------------------------------------------------------------
 def _header(sheet: Sheet, view: CityHeroesView, subtitle: str | None = None) -> None:
-    title = "City Heroes" + (f" · {view.players[view.seat]}'s view" if view.seat is not None else "")
+    title = "City Heroes" + (
+        f" · {_name(view.players[view.seat], 40)}'s view" if view.seat is not None else ""
+    )
     sheet.title(title, subtitle=subtitle or "")
     height = line_height(BODY) + 12
 
@@ -339,8 +335,10 @@ def _header(sheet: Sheet, view: CityHeroesView, subtitle: str | None = None) -> 
         acting = [seat for seat in view.to_act]
         if acting:
             x += 8
-            names = ", ".join(view.players[seat] for seat in acting)
-            label = ellipsize(f"{names} to act", RIGHT - x - 30, BODY, bold=True)
+            room = RIGHT - x - 30
+            share = (room - _width(" to act", BODY, True)) // len(acting) - _width(", ", BODY, True)
+            names = ", ".join(player_name(view.players[seat], share, BODY, bold=True) for seat in acting)
+            label = ellipsize(f"{names} to act", room, BODY, bold=True)
             seat_dot(draw, (x + 11, y + 16), acting[0])
             _text(draw, (x + 28, y + 16), label, BODY, bold=True, fill=Palette.seat(acting[0]), anchor="lm")
 
@@ -392,9 +390,11 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
     """An open trade offer (terms only for its two parties) and a pillage being resolved."""
     lines: list[tuple[str, Color]] = []
     if view.proposal is not None:
-        proposer, partner = view.players[view.proposal.proposer], view.players[view.proposal.partner]
+        proposer = _name(view.players[view.proposal.proposer], BODY, bold=True)
+        partner = _name(view.players[view.proposal.partner], BODY, bold=True)
         if view.proposal.text:
-            lines.append((f"Trade offer: {view.proposal.text}", Palette.accent))
+            offer = with_names(view.proposal.text, view.players, BODY, bold=True)
+            lines.append((f"Trade offer: {offer}", Palette.accent))
             if view.seat == view.proposal.partner:
                 lines.append(("You may accept or decline it.", Palette.accent))
         else:
@@ -403,7 +403,8 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
         raid = view.raid
         lines.append(
             (
-                f"{view.players[raid.attacker]} pillages T{raid.tile} of {view.players[raid.defender]}: "
+                f"{_name(view.players[raid.attacker], BODY, bold=True)} pillages T{raid.tile} of "
+                f"{_name(view.players[raid.defender], BODY, bold=True)}: "
                 f"{raid.loot} loot and {raid.casualties} casualties to choose.",
                 Palette.bad,
             )
@@ -438,10 +439,9 @@ def _panels(sheet: Sheet, view: CityHeroesView, seats: Sequence[SeatView] | None
             state, state_color = _state(view, seat)
             right = f"{seat.tiles} tile{'s' if seat.tiles != 1 else ''} · score now {seat.score}"
             state_width = _width(state, SMALL, True) + SMALL
-            name = seat.name + ("  (you)" if mine else "")
             room = INNER - 60 - state_width - _width(right, SMALL, True) - 30
-            size = fit_size(name, room, 28, bold=True, minimum=22)
-            name = ellipsize(name, room, size, bold=True)
+            suffix = "  (you)" if mine else ""
+            name, size = fit_name(seat.name, room, 28, suffix=suffix, bold=True, minimum=22)
             _text(draw, (x, top + 2), name, size, bold=True)
             x += _width(name, size, True) + 14
             _pill(draw, x, top + 2, state, state_color)
@@ -755,7 +755,7 @@ def _result(sheet: Sheet, view: CityHeroesView) -> None:
             _text(draw, (LEFT + 8, mid), f"{line.place}.", 26, bold=True, anchor="lm")
             seat_dot(draw, (LEFT + 58, int(mid)), line.seat, radius=12)
             tag = " · wins" if winner else ""
-            name = ellipsize(line.name + tag, 470 - 120 - LEFT - 80, 26, bold=True)
+            name, _ = fit_name(line.name, 470 - 120 - LEFT - 80, 26, suffix=tag, bold=True)
             _text(draw, (LEFT + 80, mid), name, 26, bold=True, anchor="lm")
             values = (
                 str(line.influence),
@@ -769,11 +769,12 @@ def _result(sheet: Sheet, view: CityHeroesView) -> None:
                 _text(draw, (right, mid), value, 28 if bold else 26, bold=bold, anchor="rm")
         foot = y + header + len(lines) * row
 
-        detail = "  ·  ".join(f"{line.name}: {line.goods} goods, {line.ducats} ducats" for line in lines)
         for index, text in enumerate(wrap(detail, INNER, SMALL)):
             _text(draw, (LEFT, foot + 4 + index * line_height(SMALL)), text, SMALL, fill=Palette.muted)
 
-    detail = "  ·  ".join(f"{line.name}: {line.goods} goods, {line.ducats} ducats" for line in lines)
+    detail = "  ·  ".join(
+        f"{_name(line.name, SMALL)}: {line.goods} goods, {line.ducats} ducats" for line in lines
+    )
     detail_height = len(wrap(detail, INNER, SMALL)) * line_height(SMALL) + 10
     sheet.block(header + len(lines) * row + detail_height, paint)
     if not wins:
@@ -796,7 +797,7 @@ def render(view: View) -> bytes:
     if game.finished:
         sheet.title(
             "City Heroes · Game over"
-            + (f" · {game.players[game.seat]}'s view" if game.seat is not None else "")
+            + (f" · {_name(game.players[game.seat], 40)}'s view" if game.seat is not None else "")
         )
         _result(sheet, game)
         sheet.space(8)
@@ -845,7 +846,7 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
         seat = game.seat if game.seat is not None else game.current
     sheet = Sheet()
     if seat is None or not 0 <= seat < len(game.seats):
-        sheet.title("City Heroes · tiles for sale", subtitle=game.headline)
+        sheet.title("City Heroes · tiles for sale", subtitle=with_names(game.headline, game.players, 24))
         sheet.paragraph("Nobody is buying: the game is over.", size=BODY, bold=True)
         _map(sheet, game)
         _key(sheet, game)
@@ -853,7 +854,9 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
     player = game.seats[seat]
     prices = buy_prices(game, seat)
     affordable = {tile: price for tile, price in prices.items() if price <= player.ducats}
-    sheet.title(f"City Heroes · tiles {player.name} can buy", subtitle=game.headline)
+    name = _name(player.name, BODY, bold=True)
+    headline = with_names(game.headline, game.players, 24)
+    sheet.title(f"City Heroes · tiles {_name(player.name, 40)} can buy", subtitle=headline)
     notes: list[tuple[str, Color]] = []
     if game.finished:
         notes.append(("The game is over: nothing can be bought.", Palette.bad))
@@ -863,11 +866,11 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
         )
     mine = sum(1 for tile in game.tiles if tile.owner == seat)
     if player.ready < 1:
-        notes.append((f"{player.name} has no Ready worker, so can buy no tile now.", Palette.bad))
+        notes.append((f"{name} has no Ready worker, so can buy no tile now.", Palette.bad))
     elif mine + 1 > player.workers:
         notes.append(
             (
-                f"{player.name} owns {mine} tiles with {player.workers} workers: no more tiles until a new worker.",
+                f"{name} owns {mine} tiles with {player.workers} workers: no more tiles until a new worker.",
                 Palette.bad,
             )
         )

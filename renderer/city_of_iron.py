@@ -19,24 +19,29 @@ Everything drawn comes from the view, so nothing hidden can leak.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 from PIL import ImageDraw
 
 from renderer.canvas import (
     MARGIN,
+    NAME_WIDTH,
     Color,
     Palette,
     Sheet,
+    draw_text,
     ellipsize,
+    fit_name,
     fit_size,
-    font,
+    initial,
     line_height,
+    player_name,
     rounded_box,
+    text_width,
     to_png,
+    with_names,
     wrap,
 )
-from renderer.changes import Changes, change
+from renderer.changes import BANNER_SIZE, Changes, change
 from rules.city_of_iron.view import (
     BuildingInfo,
     CardInfo,
@@ -95,33 +100,6 @@ CARD_DECKS: dict[str, tuple[str, Color]] = {
     "citizen": ("Citizen", (20, 104, 120)),
     "military": ("Military", (150, 38, 38)),
 }
-
-
-@lru_cache(maxsize=8192)
-def text_width(text: str, size: int, *, bold: bool = False) -> int:
-    return int(font(size, bold=bold).getlength(text))
-
-
-@lru_cache(maxsize=4096)
-def _glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[object, tuple[int, int]]:
-    return font(size, bold=bold).getmask2(text, "L", anchor=anchor)  # type: ignore[union-attr]
-
-
-def draw_text(
-    draw: Draw,
-    xy: tuple[int, int],
-    text: str,
-    *,
-    size: int = BODY,
-    bold: bool = False,
-    fill: Color = Palette.ink,
-    anchor: str = "la",
-) -> None:
-    """canvas.draw_text with the rendered glyphs cached: boards repeat most strings move after move."""
-    if not text:
-        return
-    mask, (dx, dy) = _glyphs(text, size, bold, anchor)
-    draw.draw.draw_bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, draw.draw.draw_ink(fill))  # type: ignore[attr-defined]
 
 
 def _good(good_id: str) -> tuple[str, Color, Color]:
@@ -395,7 +373,7 @@ def _cost(coins: int, science: int) -> list[Item]:
 
 
 def _header(sheet: Sheet, view: CityOfIronView, title: str, color: Color = Palette.ink) -> None:
-    subtitle_lines = wrap(view.headline, INNER, 26)
+    subtitle_lines = wrap(with_names(view.headline, view.players, 26), INNER, 26)
     pills: list[Item] = [("badge", f"Round {view.round}", Palette.ink, WHITE)]
     pills.append(("badge", f"Scorings {view.scorings}/3", VP_COLOR, WHITE))
     if view.score_due and not view.finished:
@@ -470,15 +448,9 @@ def _players_table(sheet: Sheet, view: CityOfIronView) -> None:
             draw.rounded_rectangle((LEFT, top, LEFT + 10, top + row - 4), radius=4, fill=Palette.seat(seat))
             mid = top + (row - 4) // 2
             _seat_disc(draw, LEFT + 36, mid, seat, 16, str(index + 1))
-            name = info.name + ("  ◀ you" if view.seat == seat else "")
-            size = fit_size(name, name_width - 76, 26, bold=True, minimum=SMALL)
-            draw_text(
-                draw,
-                (LEFT + 60, top + 4),
-                ellipsize(name, name_width - 76, size, bold=True),
-                size=size,
-                bold=True,
-            )
+            suffix = "  ◀ you" if view.seat == seat else ""
+            name, size = fit_name(info.name, name_width - 76, 26, suffix=suffix, bold=True, minimum=SMALL)
+            draw_text(draw, (LEFT + 60, top + 4), name, size=size, bold=True)
             status = info.nation or ""
             if acting:
                 status = ("▶ choosing cards" if info.choosing else "▶ to act") + (
@@ -564,7 +536,7 @@ def _track(sheet: Sheet, view: CityOfIronView) -> None:
         sequence, caption = list(view.bid_order), "Bid order:"
     else:
         sequence, caption = list(view.turn_order), "Turn order:"
-    names = [(seat, view.seats[seat].name) for seat in sequence]
+    names = [(seat, player_name(view.seats[seat].name, NAME_WIDTH, 24, bold=True)) for seat in sequence]
     pill_lines = _flow(
         [("badge", name, Palette.seat(seat), WHITE) for seat, name in names], INNER - 170, 24, 30
     )
@@ -596,7 +568,7 @@ def _track(sheet: Sheet, view: CityOfIronView) -> None:
                     draw, x + (box - _coin_width(cost)) // 2, top + (box - line_height(SMALL) - 4) // 2, cost
                 )
             else:
-                _seat_disc(draw, x + box // 2, top + box // 2, who, 24, view.seats[who].name[:1].upper())
+                _seat_disc(draw, x + box // 2, top + box // 2, who, 24, initial(view.seats[who].name))
                 draw_text(
                     draw,
                     (x + box - 4, top + box - 2),
@@ -764,7 +736,7 @@ def _goods_table(sheet: Sheet, view: CityOfIronView, goods: Sequence[GoodInfo] |
         for seat in range(seats):
             left = x + seat * seat_width
             _seat_disc(draw, left + 18, y + 20, seat, 12)
-            name = ellipsize(view.seats[seat].name, seat_width - 40, SMALL, bold=True)
+            name = player_name(view.seats[seat].name, seat_width - 40, SMALL, bold=True)
             draw_text(draw, (left + 36, y + 8), name, size=SMALL, bold=True, fill=Palette.seat(seat))
         for index, good in enumerate(goods):
             top = y + head + index * row
@@ -921,22 +893,10 @@ def _panel(sheet: Sheet, view: CityOfIronView, seat: int) -> None:
         draw.rounded_rectangle((LEFT, y, RIGHT, y + 46), radius=12, fill=color)
         draw.rectangle((LEFT, y + 30, RIGHT, y + 46), fill=color)
         vp = f"{info.vp} VP"
-        title = (
-            info.name
-            + (f" — {info.nation}" if info.nation else "")
-            + ("  (you)" if view.seat == seat else "")
-        )
+        suffix = (f" — {info.nation}" if info.nation else "") + ("  (you)" if view.seat == seat else "")
         room = INNER - 40 - text_width(vp, 28, bold=True)
-        size = fit_size(title, room, 28, bold=True, minimum=SMALL)
-        draw_text(
-            draw,
-            (LEFT + 14, y + 23),
-            ellipsize(title, room, size, bold=True),
-            size=size,
-            bold=True,
-            fill=WHITE,
-            anchor="lm",
-        )
+        title, size = fit_name(info.name, room, 28, suffix=suffix, bold=True, minimum=SMALL)
+        draw_text(draw, (LEFT + 14, y + 23), title, size=size, bold=True, fill=WHITE, anchor="lm")
         draw_text(draw, (RIGHT - 14, y + 23), vp, size=28, bold=True, fill=WHITE, anchor="rm")
         top = y + 54
         _draw_flow(draw, LEFT + 14, top, groups[0])
@@ -1278,7 +1238,7 @@ def _purchase(sheet: Sheet, view: CityOfIronView) -> None:
 
 
 def _scoreboard(sheet: Sheet, view: CityOfIronView, final: FinalInfo) -> None:
-    sheet.paragraph(final.reason, size=26, bold=True)
+    sheet.paragraph(with_names(final.reason, view.players, 26, bold=True), size=26, bold=True)
     sheet.space(4)
     inner = INNER - 28
     blocks: list[tuple[ScoreLine, list[list[Item]]]] = []
@@ -1317,17 +1277,8 @@ def _scoreboard(sheet: Sheet, view: CityOfIronView, final: FinalInfo) -> None:
             vp_width = text_width(vp, 36, bold=True)
             tie_width = text_width(tie, SMALL, bold=True)
             room = INNER - 110 - vp_width - tie_width - 30
-            name = view.seats[seat].name
-            size = fit_size(name, room, 32, bold=True, minimum=SMALL)
-            draw_text(
-                draw,
-                (LEFT + 80, top + 36),
-                ellipsize(name, room, size, bold=True),
-                size=size,
-                bold=True,
-                fill=Palette.ink,
-                anchor="lm",
-            )
+            name, size = fit_name(view.seats[seat].name, room, 32, bold=True, minimum=SMALL)
+            draw_text(draw, (LEFT + 80, top + 36), name, size=size, bold=True, fill=Palette.ink, anchor="lm")
             draw_text(draw, (RIGHT - 14, top + 36), vp, size=36, bold=True, fill=VP_COLOR, anchor="rm")
             draw_text(
                 draw,
@@ -1382,7 +1333,8 @@ def _seat_sheet(view: CityOfIronView, marks: frozenset[str]) -> Sheet:
     assert seat is not None
     sheet = Sheet(changed=marks)
     me = view.seats[seat]
-    _header(sheet, view, f"City of Iron — {me.name}'s cards", Palette.seat(seat))
+    name = player_name(me.name, NAME_WIDTH, 40, bold=True)
+    _header(sheet, view, f"City of Iron — {name}'s cards", Palette.seat(seat))
     if view.finished and view.final is not None:
         _scoreboard(sheet, view, view.final)
     if view.phase == "purchase" and view.private is not None:
@@ -1427,6 +1379,10 @@ def _numbers(info: PlayerInfo) -> dict[str, int]:
     }
 
 
+def _banner_name(name: str) -> str:
+    return player_name(name, NAME_WIDTH, BANNER_SIZE)
+
+
 def changes(old: View, new: View) -> Changes:
     """Cells of the nations table, the goods table and the building row that changed between two views
     of the same viewer, with the changes in words."""
@@ -1439,7 +1395,7 @@ def changes(old: View, new: View) -> Changes:
         for key, label in labels.items():
             if was[key] != now[key]:
                 marks.add(f"{key}:{seat}")
-                lines.append(change(f"{after.name}: {label}", was[key], now[key]))
+                lines.append(change(f"{_banner_name(after.name)}: {label}", was[key], now[key]))
         if before.actions_left != after.actions_left and new.phase == "actions":
             marks.add(f"acts:{seat}")
     goods_before = {good.id: good.amounts for good in old.goods}
@@ -1448,7 +1404,9 @@ def changes(old: View, new: View) -> Changes:
         for seat, (was_amount, now_amount) in enumerate(zip(amounts, good.amounts, strict=False)):
             if was_amount != now_amount:
                 marks.add(f"good:{good.id}:{seat}")
-                lines.append(change(f"{new.seats[seat].name}: {good.name}", was_amount, now_amount))
+                lines.append(
+                    change(f"{_banner_name(new.seats[seat].name)}: {good.name}", was_amount, now_amount)
+                )
     old_row = [info.uid if info else None for info in old.row]
     for index, info in enumerate(new.row):
         if (old_row[index] if index < len(old_row) else None) != (info.uid if info else None):

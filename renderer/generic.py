@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from renderer.canvas import Sheet
+from renderer.canvas import Sheet, player_name, with_names
 from rules.core import View
 
 
 def render(view: View) -> bytes:
     sheet = Sheet()
-    sheet.title(view.headline, subtitle=view.game)
+    sheet.title(with_names(view.headline, view.players, 40, bold=True), subtitle=view.game)
     waiting = set(view.to_act)
     sheet.heading("Players")
     sheet.rows(
-        [(name, "to act" if seat in waiting else "") for seat, name in enumerate(view.players)],
+        [(player_name(name), "to act" if seat in waiting else "") for seat, name in enumerate(view.players)],
         seat_colors=list(range(len(view.players))),
     )
     return sheet.png()

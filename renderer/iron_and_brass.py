@@ -18,20 +18,23 @@ from PIL import ImageDraw
 
 from renderer.canvas import (
     MARGIN,
+    NAME_WIDTH,
     Color,
     Palette,
     Sheet,
     draw_text,
     ellipsize,
-    fit_size,
+    fit_name,
     line_height,
+    player_name,
     rounded_box,
     seat_dot,
     text_width,
     to_png,
+    with_names,
     wrap,
 )
-from renderer.changes import Changes, change
+from renderer.changes import BANNER_SIZE, Changes, change
 from renderer.registry import Overlay
 from rules.core import View
 from rules.iron_and_brass.state import COLUMNS, IronAndBrassView, PieceView, parse_square
@@ -76,12 +79,9 @@ def _seat_panels(sheet: Sheet, view: IronAndBrassView) -> None:
                 tags.append("Player 1")
             if acting:
                 tags.append("to act")
-            title = f"{seat.name}  ({', '.join(tags)})"
-            room = sheet.inner - 60
-            size = fit_size(title, room, 28, bold=True, minimum=22)
-            draw_text(
-                draw, (MARGIN + 44, y + 12), ellipsize(title, room, size, bold=True), size=size, bold=True
-            )
+            suffix = f"  ({', '.join(tags)})"
+            title, size = fit_name(seat.name, sheet.inner - 60, 28, suffix=suffix, bold=True, minimum=22)
+            draw_text(draw, (MARGIN + 44, y + 12), title, size=size, bold=True)
             line_y = y + 12 + line_height(28)
             first = f"{seat.gold} gold  ·  {seat.crew} crew  ·  {seat.units} units  ·  {seat.structures} structures"
             draw_text(
@@ -296,24 +296,33 @@ def _key(sheet: Sheet, view: IronAndBrassView) -> None:
 
 
 def _captions(sheet: Sheet, view: IronAndBrassView) -> None:
-    lines: list[str] = []
+    lines: list[tuple[str, bool]] = []
     if view.combat is not None:
-        attacker = view.players[view.combat.attacker]
+        attacker = player_name(view.players[view.combat.attacker], NAME_WIDTH, 24, bold=True)
+        defender = player_name(view.players[1 - view.combat.attacker], NAME_WIDTH, 24, bold=True)
         surge = " with Surge" if view.combat.attacker_surge else ""
         lines.append(
-            f"{attacker} attacks {view.combat.target} from {' + '.join(view.combat.units)}{surge}: "
-            f"{view.players[1 - view.combat.attacker]} decides on Surge."
+            (
+                f"{attacker} attacks {view.combat.target} from {' + '.join(view.combat.units)}{surge}: "
+                f"{defender} decides on Surge.",
+                True,
+            )
         )
     elif view.last_combat is not None:
         record = view.last_combat
         lines.append(
-            f"Last battle: {' + '.join(record.squares)} → {record.target}: "
-            f"attack {record.attack_sum} vs defence {record.defence_sum} "
-            f"({record.outcome.replace('-two', ' + 1 more').replace('-', ' ')})."
+            (
+                f"Last battle: {' + '.join(record.squares)} → {record.target}: "
+                f"attack {record.attack_sum} vs defence {record.defence_sum} "
+                f"({record.outcome.replace('-two', ' + 1 more').replace('-', ' ')}).",
+                True,
+            )
         )
-    lines.append(f"Gold Mined marker: {view.gold_left} left  ·  Round {view.round}/{view.max_rounds}")
-    for line in lines:
-        sheet.paragraph(line, size=24, bold=line.startswith(("Last", view.players[0], view.players[1])))
+    lines.append(
+        (f"Gold Mined marker: {view.gold_left} left  ·  Round {view.round}/{view.max_rounds}", False)
+    )
+    for line, bold in lines:
+        sheet.paragraph(line, size=24, bold=bold)
 
 
 def _sheet(
@@ -321,9 +330,10 @@ def _sheet(
 ) -> tuple[Sheet, IronAndBrassView]:
     assert isinstance(view, IronAndBrassView), "renderer.iron_and_brass draws Iron & Brass views"
     sheet = Sheet(changed=marks)
-    sheet.title("Iron & Brass", subtitle=subtitle or view.headline)
+    sheet.title("Iron & Brass", subtitle=subtitle or with_names(view.headline, view.players, 24))
     if view.finished:
-        sheet.paragraph(view.reason + ".", size=28, bold=True, color=Palette.accent)
+        reason = with_names(view.reason, view.players, 28, bold=True)
+        sheet.paragraph(reason + ".", size=28, bold=True, color=Palette.accent)
     return sheet, view
 
 
@@ -355,7 +365,7 @@ def render_range(view: View, square: str) -> bytes:
         for row in range(view.size)
         if 0 < abs(col - where[0]) + abs(row - where[1]) <= piece.range
     }
-    owner = view.players[piece.owner]
+    owner = player_name(view.players[piece.owner], NAME_WIDTH, 24)
     subtitle = f"{owner}'s {piece.name} {piece.square}: {piece.attack:+d}A / {piece.range}R {piece.move}M {piece.defence:+d}D"
     sheet, game = _sheet(view, subtitle)
     _map(sheet, game, moves=piece.reach, attacks=attacks, focus=piece.square)
@@ -386,7 +396,7 @@ def changes(old: View, new: View) -> Changes:
     """Squares whose piece or build changed (moved, arrived, destroyed, disabled, repaired), and each
     player's gold and crew, between two views of the same viewer."""
     assert isinstance(old, IronAndBrassView) and isinstance(new, IronAndBrassView)
-    names = new.players
+    names = [player_name(name, NAME_WIDTH, BANNER_SIZE) for name in new.players]
 
     def piece(view: IronAndBrassView, square: str) -> tuple[int, str, bool] | None:
         found = view.piece_at(square)
@@ -425,7 +435,7 @@ def changes(old: View, new: View) -> Changes:
             ("crew", before.crew, after.crew),
         ):
             if was_amount != now_amount:
-                lines.append(change(f"{after.name}: {label}", was_amount, now_amount))
+                lines.append(change(f"{names[after.seat]}: {label}", was_amount, now_amount))
     return Changes(marks=frozenset(marks), lines=tuple(lines))
 
 

@@ -13,18 +13,22 @@ from PIL import ImageDraw
 
 from renderer.canvas import (
     MARGIN,
+    NAME_WIDTH,
     Color,
     Palette,
     Sheet,
     draw_text,
     ellipsize,
+    fit_name,
     fit_size,
     line_height,
     pill,
+    player_name,
     rounded_box,
     seat_dot,
     text_width,
     to_png,
+    with_names,
     wrap,
 )
 from rules.core import View
@@ -190,11 +194,9 @@ def _seat_panel(sheet: Sheet, view: IronBridgeGorgeView, seat: SeatView) -> None
             tags.append("has bid")
         if view.seat == seat.seat:
             tags.append("you")
-        title = seat.name + (f"  ({', '.join(tags)})" if tags else "")
-        size = fit_size(title, inner - 30, 28, bold=True, minimum=22)
-        draw_text(
-            draw, (MARGIN + 44, y + 12), ellipsize(title, inner - 30, size, bold=True), size=size, bold=True
-        )
+        suffix = f"  ({', '.join(tags)})" if tags else ""
+        title, size = fit_name(seat.name, inner - 30, 28, suffix=suffix, bold=True, minimum=22)
+        draw_text(draw, (MARGIN + 44, y + 12), title, size=size, bold=True)
         line_y = y + 12 + line_height(28)
         for line in counter_lines:
             draw_text(draw, (MARGIN + 14, line_y), line, size=24, bold=True, fill=Palette.accent)
@@ -217,12 +219,15 @@ def _seat_panel(sheet: Sheet, view: IronBridgeGorgeView, seat: SeatView) -> None
 def render(view: View) -> bytes:
     assert isinstance(view, IronBridgeGorgeView), "renderer.iron_bridge_gorge draws Iron Bridge Gorge views"
     sheet = Sheet()
-    sheet.title("Iron Bridge Gorge", subtitle=view.headline)
+    sheet.title("Iron Bridge Gorge", subtitle=with_names(view.headline, view.players, 24))
     if view.finished and view.scoreboard is not None:
         sheet.heading("Final scores")
         sheet.rows(
             [
-                (f"{line.place}. {line.name}", f"{line.vp} VP · {line.coins} coins · {line.resources} res.")
+                (
+                    f"{line.place}. {player_name(line.name)}",
+                    f"{line.vp} VP · {line.coins} coins · {line.resources} res.",
+                )
                 for line in view.scoreboard
             ],
             size=26,
@@ -240,10 +245,11 @@ def render(view: View) -> bytes:
         sheet.heading(f"Your hand ({len(view.hand)}/5)", color=Palette.seat(view.seat or 0))
         _card_tiles(sheet, view.hand)
     if view.proposal is not None:
-        proposer, partner = view.players[view.proposal.proposer], view.players[view.proposal.partner]
+        proposer = player_name(view.players[view.proposal.proposer], NAME_WIDTH, 24)
+        partner = player_name(view.players[view.proposal.partner], NAME_WIDTH, 24)
         sheet.heading("Trade offer")
         if view.proposal.text is not None:
-            sheet.paragraph(view.proposal.text, size=24)
+            sheet.paragraph(with_names(view.proposal.text, view.players, 24), size=24)
         else:
             sheet.paragraph(f"{proposer} has offered {partner} a trade.", size=24)
     sheet.heading("Ironmasters")
