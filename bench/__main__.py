@@ -8,7 +8,13 @@ sharded processes, 1000 active games), strategies (Iron & Brass: the ECONOMIC an
 against each other and the random player), policies (each game's computer player against a random
 one: win rate, games without a winner, illegal moves, decision time). `policies` runs only when asked
 for (`--only policies`, or `--policies N` with the other sections): its 200 games per game take about
-17 minutes on two shared cores.
+17 minutes on two shared cores. posts (what a move costs the channel: posts, edits, pictures and DMs
+per 100 moves for every game, and the turn message's delay after the move's answer, with and without
+faults) also runs only when asked for (`--only posts`).
+
+Before and after in one run: `--baseline REF` (default a52a295; `none` to skip) makes a git worktree of
+REF under .bench-baseline/ and runs the latency, scale and posts sections against its bot first, then
+against the working tree's, printing both.
 """
 
 from __future__ import annotations
@@ -17,11 +23,11 @@ import argparse
 import asyncio
 import logging
 
-from bench import memory, platform_speed, policies, rules_speed, scale, strategies
+from bench import baseline, memory, platform_speed, policies, posts, rules_speed, scale, strategies
 from bench.machine import describe
 
 SECTIONS = ("rules", "sqlite", "latency", "memory", "scale", "strategies")
-OPTIONAL = ("policies",)
+OPTIONAL = ("policies", "posts")
 
 
 def main() -> None:
@@ -49,7 +55,7 @@ def main() -> None:
         "--game",
         action="append",
         metavar="ID",
-        help="with the policies section: only this game id (repeatable; default: every game)",
+        help="with the policies and posts sections: only this game id (repeatable; default: every game)",
     )
     parser.add_argument(
         "--postgres",
@@ -64,6 +70,44 @@ def main() -> None:
         help="Iron & Brass strategy games per board size and pairing (default 40)",
     )
     parser.add_argument(
+        "--baseline",
+        default=baseline.DEFAULT_REF,
+        metavar="REF",
+        help="latency, scale and posts: also run the bot of this git ref (a worktree under .bench-baseline/)"
+        f" before the working tree's, side by side (default {baseline.DEFAULT_REF}; 'none': working tree only)",
+    )
+    parser.add_argument(
+        "--posts-moves", type=int, default=300, metavar="M", help="posts: moves per table (default 300)"
+    )
+    parser.add_argument(
+        "--posts-tables", type=int, default=1, metavar="N", help="posts: tables per game (default 1)"
+    )
+    parser.add_argument(
+        "--posts-fault-moves",
+        type=int,
+        default=100,
+        metavar="M",
+        help="posts: moves per table in the pass with faults injected (default 100)",
+    )
+    parser.add_argument(
+        "--posts-faults",
+        choices=("current", "both", "none"),
+        default="current",
+        help="posts: which checkouts get the pass with faults (default: the working tree only)",
+    )
+    parser.add_argument(
+        "--posts-render",
+        action="store_true",
+        help="posts: draw real boards (default: pictures stubbed, the counts do not depend on them)",
+    )
+    parser.add_argument(
+        "--posts-quiet",
+        type=float,
+        default=0.15,
+        metavar="S",
+        help="posts: after each round, wait until the bot made no request for S seconds (default 0.15)",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="small sizes (5 games, 20 channels, 1000/100 stored): a smoke run",
@@ -73,10 +117,16 @@ def main() -> None:
         args.games, args.channels, args.moves, args.stored, args.active = 5, 20, 3, 1_000, 100
         args.strategy_games = 4
         args.think = 2.0
+        args.posts_moves, args.posts_fault_moves = 30, 15
     sections = args.only or SECTIONS
     logging.basicConfig(level=logging.ERROR)
     print(describe())
     print("(a shared, noisy machine: compare figures from one run, not across days)")
+    checkouts = [baseline.CURRENT]
+    if {"latency", "scale", "posts"} & set(sections):
+        checkouts = baseline.checkouts(args.baseline)
+        for checkout in checkouts:
+            print(f"{baseline.short(checkout)}: {checkout.label}, the bot runs from {checkout.source}")
     if "rules" in sections:
         rules_speed.run(args.games)
     if "sqlite" in sections:
@@ -85,21 +135,38 @@ def main() -> None:
             asyncio.run(platform_speed.postgres_commits(args.postgres))
     if "latency" in sections:
         # Paced like real tables, with boards drawn; the same with drawing stubbed (the move's own
-        # path); and with no pause at all, which measures the bot's capacity rather than a latency.
-        for rendering, think in ((True, args.think), (False, args.think), (False, 0.0)):
-            asyncio.run(
-                platform_speed.interaction_latency(
-                    args.channels, args.moves, rendering=rendering, think=think
+        # path); and with no pause at all, which measures the bot's capacity rather than a latency,
+        # with pictures stubbed and with boards drawn. Each load against every checkout in turn.
+        rows = []
+        for rendering, think in ((True, args.think), (False, args.think), (False, 0.0), (True, 0.0)):
+            for checkout in checkouts:
+                rows.append(
+                    asyncio.run(
+                        platform_speed.interaction_latency(
+                            args.channels, args.moves, rendering=rendering, think=think, checkout=checkout
+                        )
+                    )
                 )
-            )
+        platform_speed.print_latency_comparison(rows)
     if "memory" in sections:
         asyncio.run(memory.stored_games(args.stored, args.active))
     if "scale" in sections:
-        scale.run(args.active)
+        scale.run(args.active, checkouts=checkouts)
     if "strategies" in sections:
         strategies.run(args.strategy_games)
     if "policies" in sections or args.policies:
         policies.run(args.policies or 200, only=args.game)
+    if "posts" in sections:
+        posts.run(
+            checkouts,
+            moves=args.posts_moves,
+            tables_per_game=args.posts_tables,
+            quiet=args.posts_quiet,
+            render=args.posts_render,
+            faults=args.posts_faults,
+            fault_moves=args.posts_fault_moves,
+            games=args.game,
+        )
 
 
 if __name__ == "__main__":

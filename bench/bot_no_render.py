@@ -2,10 +2,16 @@
 
 Used by the latency benchmark to measure a move's path (interaction, rules, SQLite commit, answer,
 turn message and DMs posted) without the CPU that drawing boards takes from the same two cores.
+
+Each picture is an 8x8 PNG whose pixels come from a hash of the view, so two different views never
+share a picture and the same view always gives the same bytes: a bot that skips re-uploading an
+unchanged picture is measured as it would behave with real boards. The bench runs this file by path
+(`bench/bot_process.py`), so a baseline checkout's bot gets this same stub.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import sys
 
@@ -15,9 +21,10 @@ from bot import pictures
 from rules.core import View
 
 
-def _tiny_png() -> bytes:
+def _tiny_png(seed: bytes = b"") -> bytes:
+    pixels = hashlib.blake2b(seed, digest_size=64).digest() * 3  # 8x8 RGB
     buffer = io.BytesIO()
-    Image.new("RGB", (8, 8), "white").save(buffer, format="PNG")
+    Image.frombytes("RGB", (8, 8), pixels[: 8 * 8 * 3]).save(buffer, format="PNG")
     return buffer.getvalue()
 
 
@@ -25,7 +32,7 @@ PNG = _tiny_png()
 
 
 async def _no_render(self: pictures.Painter, view: View) -> bytes:
-    return PNG
+    return _tiny_png(view.model_dump_json().encode())
 
 
 pictures.Painter.png = _no_render  # type: ignore[method-assign]

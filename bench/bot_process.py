@@ -1,8 +1,16 @@
-"""The bot as a real `python -m bot` subprocess pointed at the emulator: its own process, its own RSS."""
+"""The bot as a real `python -m bot` subprocess pointed at the emulator: its own process, its own RSS.
+
+`source` picks the tree the bot is run from: the working tree by default, or a baseline checkout
+(`bench/baseline.py`). The subprocess gets `PYTHONPATH=<source>` first, so `bot`, `rules` and
+`renderer` are that tree's, not the editable install's; a launcher prints where each was imported
+from and `start()` refuses a process that imported them from anywhere else. A `bench.*` module (the
+picture stub) is always the working tree's file, run by path, so both trees get the same stub.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -13,6 +21,21 @@ from pathlib import Path
 from bot.emulator.server import FakeDiscord
 
 ROOT = str(Path(__file__).resolve().parent.parent)
+IMPORTS_TAG = "bench-imports:"
+PACKAGES = ("bot", "rules", "renderer")
+
+# What `python -m <module>` does, after one line saying where the tree's packages come from.
+LAUNCHER = f"""
+import importlib, json, runpy, sys
+where = {{name: importlib.import_module(name).__file__ for name in {PACKAGES!r}}}
+print({IMPORTS_TAG!r}, json.dumps(where), file=sys.stderr, flush=True)
+module, script = sys.argv[1], sys.argv[2]
+sys.argv = [sys.argv[0]]
+if script:
+    runpy.run_path(script, run_name="__main__")
+else:
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+"""
 
 
 class BotProcess:
@@ -26,9 +49,13 @@ class BotProcess:
         module: str = "bot",
         database_url: str | None = None,
         shards: tuple[int, int] | None = None,
+        source: Path | str | None = None,
     ) -> None:
         """`shards` is (shard count, the one shard this process runs); `database_url` defaults to
-        the SQLite file `db_path`."""
+        the SQLite file `db_path`; `source` is the tree the bot runs from (default: this one)."""
+        self.source = Path(source or ROOT).resolve()
+        #: Where the subprocess imported bot, rules and renderer from (read from its log at start).
+        self.imported: dict[str, str] = {}
         self.server = server
         self.module = module
         self.folder = folder
@@ -52,11 +79,15 @@ class BotProcess:
             DEV_GUILD_ID="",
         )
         before = len(self.server.gateway.sessions)
-        # so `-m bench.…` is found from any cwd
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, env.get("PYTHONPATH")]))
+        # the source tree first, so its packages win over the editable install; the cwd stays the
+        # temporary folder, so no .env of any tree is read
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.source), env.get("PYTHONPATH")]))
+        script = ""
+        if self.module.startswith("bench."):
+            script = str(Path(ROOT, *self.module.split(".")).with_suffix(".py"))
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(  # noqa: ASYNC220 - starting it does not block
-                [sys.executable, "-m", self.module],
+                [sys.executable, "-c", LAUNCHER, self.module, script],
                 cwd=self.folder,
                 env=env,
                 stdout=out,
@@ -67,6 +98,28 @@ class BotProcess:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the bot did not start:\n{self.log.read_text(errors='replace')[-3000:]}")
             await asyncio.sleep(0.05)
+        self.imported = self._check_imports()
+
+    def _check_imports(self) -> dict[str, str]:
+        """Where the subprocess imported each package from; raises unless every one is in `source`."""
+        for line in self.log.read_text(errors="replace").splitlines():
+            if line.startswith(IMPORTS_TAG):
+                where = json.loads(line.removeprefix(IMPORTS_TAG))
+                break
+        else:
+            raise RuntimeError(f"the bot process did not say where it imported from (see {self.log})")
+        # exactly <source>/<package>/__init__.py: "inside the working tree" would also admit the
+        # baseline trees under .bench-baseline/
+        wrong = {
+            name: path for name, path in where.items() if Path(path).resolve().parent != self.source / name
+        }
+        if wrong:
+            raise RuntimeError(f"the bot process imported {wrong}, not from {self.source}")
+        return where
+
+    def describe_source(self) -> str:
+        """One line for the output: which file `bot` came from in the subprocess."""
+        return f"bot imported from {self.imported.get('bot', '?')}"
 
     def rss_mb(self) -> tuple[float, float, float]:
         """(RSS, peak RSS) of the bot process and the RSS of its children (render workers), in MB."""

@@ -13,9 +13,11 @@ import random
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+from bench.baseline import CURRENT, Checkout, short
 from bench.bot_process import BotProcess
-from bench.machine import summary
+from bench.machine import percentile, summary
 from bot.emulator.driver import UserSession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
@@ -76,27 +78,78 @@ async def _commits_on(store: Store, moves: int) -> list[float]:
     return durations
 
 
+TURN_BUTTONS = (":menu", ":board", ":log")
+
+
+def is_turn_message(message: StoredMessage) -> bool:
+    """A game's public turn message: a channel message (not a DM, not ephemeral) under the turn
+    buttons (Take my turn, Board, Log; a finished game's keeps Board and Log)."""
+    return (
+        message.ephemeral_for is None
+        and message.guild_id is not None
+        and any((cid or "").endswith(TURN_BUTTONS) for _, cid, _ in message.buttons())
+    )
+
+
 class TurnWatcher:
-    """The latest turn message of each channel, from the emulator's message log (read incrementally)."""
+    """The latest turn message of each channel, from the emulator's message log (read incrementally),
+    and when each channel's turn message last *changed*.
+
+    A change is a new turn message, or an edit of one whose content or pictures differ from its
+    previous version: a bot that posts a new message per move and one that edits a live post in place
+    are measured alike. `changes[channel]` counts them; `changed_at[channel]` holds the monotonic time
+    each was seen (polled every 5 ms) and whether it brought a new picture."""
 
     def __init__(self, server: FakeDiscord) -> None:
         self.server = server
         self.latest: dict[int, StoredMessage] = {}
+        self.changes: dict[int, int] = {}
+        self.changed_at: dict[int, list[tuple[float, bool]]] = {}
+        self._last: dict[int, tuple[str, tuple[int, ...]]] = {}
         self._read = 0
         self._task = asyncio.create_task(self._watch())
 
     async def _watch(self) -> None:
         while True:
-            versions = self.server.message_versions
-            for message in versions[self._read :]:
-                if message.ephemeral_for is None and any(
-                    (cid or "").endswith(":menu") for _, cid, _ in message.buttons()
-                ):
-                    known = self.latest.get(message.channel_id)
-                    if known is None or message.id >= known.id:
-                        self.latest[message.channel_id] = message
-            self._read = len(versions)
+            self.read()
             await asyncio.sleep(0.005)
+
+    def read(self) -> None:
+        """Take in the message versions stored since the last look."""
+        versions = self.server.message_versions
+        now = time.monotonic()
+        for message in versions[self._read :]:
+            if not is_turn_message(message):
+                continue
+            channel = message.channel_id
+            if any((cid or "").endswith(":menu") for _, cid, _ in message.buttons()):
+                known = self.latest.get(channel)
+                if known is None or message.id >= known.id:
+                    self.latest[channel] = message
+            pictures = tuple(attachment.id for attachment in message.attachments)
+            before = self._last.get(message.id)
+            self._last[message.id] = (message.content, pictures)
+            if before is not None and before == (message.content, pictures):
+                continue  # an edit that shows nothing new (buttons only)
+            new_picture = bool(set(pictures) - set(before[1] if before else ()))
+            self.changes[channel] = self.changes.get(channel, 0) + 1
+            self.changed_at.setdefault(channel, []).append((now, new_picture))
+        self._read = len(versions)
+
+    async def wait_change(
+        self,
+        channel: int,
+        seen: int,
+        timeout: float = 60.0,  # noqa: ASYNC109 - how long to look, not a cancellation
+    ) -> tuple[float, bool] | None:
+        """Wait until the channel's turn message changed more than `seen` times; returns that change
+        (when it was seen, whether it brought a picture), or None after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while self.changes.get(channel, 0) <= seen:
+            if time.monotonic() > deadline:
+                return None
+            await asyncio.sleep(0.005)
+        return self.changed_at[channel][seen]
 
     def stop(self) -> None:
         self._task.cancel()
@@ -131,17 +184,15 @@ async def _one_move(
             continue
         custom_id, value = rng.choice(options)
         started = time.perf_counter()
+        seen = watcher.changes.get(channel, 0)
         if value is None:
             result = await user.click(menu.message.id, custom_id)
         else:
             result = await user.select(menu.message.id, custom_id, [value])
         latencies["move (first response)"].append(result.latency * 1000)
         if result.answer.startswith("✅"):
-            for _ in range(12000):  # up to 60 s: the turn message is posted after the rendering
-                latest = watcher.latest.get(channel)
-                if latest is not None and latest.id != turn.id:
-                    break
-                await asyncio.sleep(0.005)
+            # up to 60 s: the turn message (a new one, or the live one edited) follows the rendering
+            await watcher.wait_change(channel, seen, timeout=60.0)
             latencies["move + board posted"].append((time.perf_counter() - started) * 1000)
         return True
     return False
@@ -159,15 +210,20 @@ async def open_tables(
     game: str,
     *,
     timeout: float,  # noqa: ASYNC109 - how long the setup may take, not a cancellation
+    players: int = 2,
+    seeds: list[int] | None = None,
 ) -> float:
-    """A two-player game in every channel (users 2i and 2i+1), 25 lobbies at a time, until every
-    first board is posted; returns the seconds it took."""
+    """A game of `players` in every channel (users players*i .. players*i+players-1, the first one
+    hosting; seed i unless `seeds` says), 25 lobbies at a time, until every first board is posted;
+    returns the seconds it took."""
     started = time.perf_counter()
 
     async def open_table(index: int) -> None:
-        host, guest = users[2 * index], users[2 * index + 1]
-        await host.slash(channels[index], "game new", game=game, seed=index)
-        await guest.slash(channels[index], "game join")
+        host, *guests = users[players * index : players * (index + 1)]
+        seed = seeds[index] if seeds is not None else index
+        await host.slash(channels[index], "game new", game=game, seed=seed)
+        for guest in guests:
+            await guest.slash(channels[index], "game join")
         await host.slash(channels[index], "game start")
 
     for first in range(0, len(channels), 25):
@@ -186,8 +242,10 @@ async def interaction_latency(
     *,
     rendering: bool = True,
     think: float = 20.0,
-) -> None:
-    """A `python -m bot` process serving `channels` games at once; every channel plays concurrently."""
+    checkout: Checkout = CURRENT,
+) -> dict[str, Any]:
+    """A `python -m bot` process (of `checkout`'s tree) serving `channels` games at once; every channel
+    plays concurrently. Prints the figures and returns them for a before/after table."""
     with tempfile.TemporaryDirectory() as folder:
         server = FakeDiscord()
         await server.start()
@@ -200,6 +258,7 @@ async def interaction_latency(
             Path(folder) / "bench.db",
             render_processes=render_processes,
             module="bot" if rendering else "bench.bot_no_render",
+            source=checkout.source,
         )
         await bot.start()
         watcher = TurnWatcher(server)
@@ -229,9 +288,10 @@ async def interaction_latency(
     print(
         f"\nInteraction to first response through the emulator: a `python -m bot` process serving"
         f" {channels} channels of {game} at once ({2 * channels} users; "
-        + (f"render processes: {render_processes}" if rendering else "rendering stubbed: one tiny PNG")
+        + (f"render processes: {render_processes}" if rendering else "rendering stubbed: a tiny PNG per view")
         + (f"; a move every {think:g} s per channel on average)" if think else "; no pause: saturation)")
     )
+    print(f"  checkout       {checkout.label}: {bot.describe_source()}")
     print(f"  setup          {setup:.0f} s for {channels} lobbies, joins, starts and first boards")
     for name, values in latencies.items():
         print(f"  {name:<22} {summary(values)}")
@@ -242,3 +302,27 @@ async def interaction_latency(
     problems = [e for e in server.errors if "not acknowledged" in e or "10062" in e]
     if problems:
         print(f"  late answers: {len(problems)}, e.g. {problems[0]}")
+    move, posted = latencies["move (first response)"], latencies["move + board posted"]
+    return {
+        "checkout": checkout,
+        "load": ("boards drawn" if rendering else "pictures stubbed")
+        + (f", paced ({think:g} s)" if think else ", no pause (capacity)"),
+        "rate": moves / elapsed,
+        "move": (percentile(move, 0.5), percentile(move, 0.99)),
+        "posted": (percentile(posted, 0.5), percentile(posted, 0.99)),
+        "late": len(problems),
+    }
+
+
+def print_latency_comparison(rows: list[dict[str, Any]]) -> None:
+    """The latency section's loads, each checkout on its own line: before and after in one table."""
+    print("\nInteraction latency, before and after (same loads, same run)")
+    print(
+        f"  {'load':<40}{'checkout':<10}{'moves/s':>9}{'move p50':>10}{'p99 ms':>8}"
+        f"{'posted p50':>12}{'p99 ms':>8}{'late':>6}"
+    )
+    for row in rows:
+        print(
+            f"  {row['load']:<40}{short(row['checkout']):<10}{row['rate']:>9.1f}{row['move'][0]:>10.0f}"
+            f"{row['move'][1]:>8.0f}{row['posted'][0]:>12.0f}{row['posted'][1]:>8.0f}{row['late']:>6}"
+        )

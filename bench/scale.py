@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.baseline import CURRENT, Checkout, short
 from bench.bot_process import BotProcess
 from bench.machine import percentile
 from bench.platform_speed import TurnWatcher, _one_move, fresh_latencies, open_tables
@@ -72,7 +73,14 @@ class ThrowawayPostgres:
 
 
 async def _configuration(
-    database_url: str, processes: int, games: int, game: str, window: float, workers: int, capacity_moves: int
+    database_url: str,
+    processes: int,
+    games: int,
+    game: str,
+    window: float,
+    workers: int,
+    capacity_moves: int,
+    checkout: Checkout = CURRENT,
 ) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         server = FakeDiscord(shard_count=processes)
@@ -91,6 +99,7 @@ async def _configuration(
                 module="bench.bot_no_render",
                 database_url=database_url,
                 shards=(processes, index) if processes > 1 else None,
+                source=checkout.source,
             )
             for index in range(processes)
         ]
@@ -106,7 +115,7 @@ async def _configuration(
         for bot in bots:
             bot.stop()
         await server.stop()
-    return {"paced": paced, "capacity": capacity, "late": len(late)}
+    return {"paced": paced, "capacity": capacity, "late": len(late), "source": bots[0].describe_source()}
 
 
 def _summary(latencies: dict[str, list[float]], elapsed: float, failed: int) -> dict:
@@ -166,12 +175,17 @@ def run(
     window: float = 60.0,
     workers: int = 24,
     capacity_moves: int = 600,
+    checkouts: list[Checkout] | None = None,
 ) -> None:
+    """Every configuration, once per checkout (baseline first, then the working tree) when given."""
+    checkouts = checkouts or [CURRENT]
     settings = (games, game, window, workers, capacity_moves)
-    rows: list[tuple[str, dict]] = []
-    with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite:///{folder}/scale.db"
-        rows.append(("SQLite, 1 process", asyncio.run(_configuration(url, 1, *settings))))
+    rows: list[tuple[str, Checkout, dict]] = []
+    for checkout in checkouts:
+        with tempfile.TemporaryDirectory() as folder:
+            url = f"sqlite:///{folder}/scale.db"
+            row = asyncio.run(_configuration(url, 1, *settings, checkout=checkout))
+            rows.append(("SQLite, 1 process", checkout, row))
     postgres: ThrowawayPostgres | None = ThrowawayPostgres()
     try:
         postgres.start()
@@ -180,9 +194,11 @@ def run(
         postgres = None
     try:
         for count in processes if postgres else ():
-            url = postgres.database(f"scale_{count}")
-            label = f"PostgreSQL, {count} process{'es' if count > 1 else ''}"
-            rows.append((label, asyncio.run(_configuration(url, count, *settings))))
+            for number, checkout in enumerate(checkouts):
+                url = postgres.database(f"scale_{count}_{number}")
+                label = f"PostgreSQL, {count} process{'es' if count > 1 else ''}"
+                row = asyncio.run(_configuration(url, count, *settings, checkout=checkout))
+                rows.append((label, checkout, row))
     finally:
         if postgres:
             postgres.stop()
@@ -192,14 +208,23 @@ def run(
         f" ({games / window:.0f} moves/s offered); capacity: {workers} players moving back to back,"
         f" {capacity_moves} moves"
     )
+    for checkout in checkouts:
+        source = next(row["source"] for _, used, row in rows if used == checkout)
+        print(f"  {short(checkout)}: {checkout.label}, {source}")
     print(
-        f"  {'configuration':<24}{'paced moves/s':>14}{'p50':>7}{'p99 ms':>8}{'posted p99':>11}"
+        f"  {'configuration':<24}{'checkout':<10}{'paced moves/s':>14}{'p50':>7}{'p99 ms':>8}{'posted p99':>11}"
         f"{'capacity moves/s':>18}{'p50':>7}{'p99 ms':>8}{'failed':>8}"
     )
-    for label, row in rows:
+    for label, checkout, row in sorted(rows, key=lambda item: _order(item, rows)):
         paced, capacity = row["paced"], row["capacity"]
         print(
-            f"  {label:<24}{paced['rate']:>14.1f}{paced['p50']:>7.0f}{paced['p99']:>8.0f}"
+            f"  {label:<24}{short(checkout):<10}{paced['rate']:>14.1f}{paced['p50']:>7.0f}{paced['p99']:>8.0f}"
             f"{paced['posted_p99']:>11.0f}{capacity['rate']:>18.1f}{capacity['p50']:>7.0f}"
             f"{capacity['p99']:>8.0f}{paced['failed'] + capacity['failed']:>8}"
         )
+
+
+def _order(item: tuple[str, Checkout, dict], rows: list[tuple[str, Checkout, dict]]) -> tuple[int, bool]:
+    """Configurations in the order they were run, each configuration's checkouts next to each other."""
+    labels = list(dict.fromkeys(label for label, _, _ in rows))
+    return labels.index(item[0]), item[1].current
