@@ -14,6 +14,7 @@ from bot.calendar import Calendar
 from bot.clock import Clock
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
+from bot.delivery import Courier
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.shards import Shards
@@ -62,7 +63,8 @@ class HostBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=HostTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nothing pings unless a message names whom it pings (the turn post, a reminder).
+            allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
             **sharding,
         )
@@ -81,11 +83,15 @@ class HostBot(commands.Bot):
         self.scheduler = Scheduler(self)
         self.calendar = Calendar(self)
         self.service.on_timers = self.scheduler.wake
+        self.courier = Courier(self, retry_base=self.settings.outbox_retry_base)
+        self.service.on_outbox = self.courier.wake
         self.add_dynamic_items(GameButton, GameSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
-        await self._catch_up()
+        # Before the gateway connects (REST needs no connection): what a dead process left undelivered
+        # goes out first, in order, before any new move adds to its games' queues.
+        await self.courier.start()
 
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync, as Discord rate-limits syncing.
@@ -112,23 +118,14 @@ class HostBot(commands.Bot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
         self.scheduler.start()  # on_ready fires again after reconnects; a running scheduler stays as it is
 
-    async def _catch_up(self) -> None:
-        """Post what a crash left unposted before connecting to the gateway (REST needs no connection):
-        a move arriving first would be announced and mark its game as posted, and the lines of the moves
-        the dead process owed would never reach the channel."""
-        try:
-            caught = await self.table.catch_up()
-        except Exception:  # the bot must start anyway; the moves are safe, only their post is late
-            log.exception("could not post the turn messages a restart owed")
-            return
-        if caught:
-            log.warning("posted the missing turn messages of %d games after a restart", caught)
-
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         if hasattr(self, "table"):
             await self.table.drain()
+        if hasattr(self, "courier"):
+            await self.courier.stop()
+        if hasattr(self, "table"):
             self.table.painter.close()
         await super().close()
         if self.store is not None:

@@ -30,6 +30,12 @@ class Settings(BaseSettings):
         default=1, ge=0, le=16, description="Worker processes drawing boards; 0 draws in threads instead."
     )
     output_dir: Path = Field(default=Path("local-out"), description="--local only: where images are written.")
+    outbox_retry_base: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        description="Seconds before the first retry of a post Discord did not take; doubles each try.",
+    )
     shard_count: int | None = Field(
         default=None, description="How many shards the bot has in all; unset: one connection, no sharding."
     )

@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,10 +21,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot import announcer
 from bot.clock import Clock
 from bot.store import (
     ActionRecord,
     ChannelBusy,
+    Delivery,
     DuplicateInteraction,
     GameRecord,
     GameStatus,
@@ -105,6 +108,8 @@ class GameService:
         self._cache_size = cache_size
         #: Called after this process stored new timers, which may be due before the scheduler's next look.
         self.on_timers: Callable[[], None] | None = None
+        #: Called after this process wrote outbox rows, so the delivery worker sends them at once.
+        self.on_outbox: Callable[[], None] | None = None
 
     # ---- lookups -------------------------------------------------------------------------
     @staticmethod
@@ -269,9 +274,13 @@ class GameService:
         except RuleError as error:
             raise UserError(error.message) from None
         timers = await self._timer_plans(game, seats, rules.to_act(state))
-        if not await self.store.start_game(game.id, rules.dump_state(state), timers):
+        table = await self._announcing(game, seats, live=False)
+        table.deadlines = {seat: due for seat, kind, due in timers if kind == "deadline"}
+        owed = announcer.announce(table, 0, None, state, [], None)
+        if not await self.store.start_game(game.id, rules.dump_state(state), timers, owed):
             raise UserError("This game has already started.")
         self._timers_planned(timers)
+        self._outbox_written()
         started = await self.store.game(game.id)
         assert started is not None
         self._remember(game.id, started.version, state)
@@ -329,13 +338,16 @@ class GameService:
                 interaction_id=interaction_id,
             )
 
-    async def play_for_seat(self, game_id: int, seat: Seat, key: str, *, expected_version: int) -> Move:
-        """A move the table's clock makes for a seat (a timeout), only if nothing moved meanwhile."""
+    async def play_for_seat(
+        self, game_id: int, seat: Seat, key: str, *, expected_version: int, note: str | None = None
+    ) -> Move:
+        """A move made for a seat (a computer seat, or the table's clock at a timeout), only if nothing
+        moved meanwhile; `note` heads its lines in the channel."""
         async with self._lock(game_id):
             game, seats = await self._playing(game_id)
             if game.version != expected_version:
                 raise UserError("The game moved on before the timeout.")
-            return await self._move(game, seats, seat, 0, key=key)
+            return await self._move(game, seats, seat, 0, key=key, note=note)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -361,6 +373,7 @@ class GameService:
         action: dict[str, Any] | str | None = None,
         menu: str | None = None,
         interaction_id: int | None = None,
+        note: str | None = None,
     ) -> Move:
         rules = self.rules_for(game.kind)
         before = await self.state(game)
@@ -389,7 +402,16 @@ class GameService:
         applied = rules.apply(before, seat, action)  # RuleError propagates with its sentence
         action_json = action if isinstance(action, dict) else json.loads(action.model_dump_json())
         return await self._commit(
-            game, seats, seat, user_id, action_json, before, applied.state, applied.events, interaction_id
+            game,
+            seats,
+            seat,
+            user_id,
+            action_json,
+            before,
+            applied.state,
+            applied.events,
+            interaction_id,
+            note=note,
         )
 
     async def _commit(
@@ -403,13 +425,23 @@ class GameService:
         after: Any,
         events: list[Event],
         interaction_id: int | None,
+        *,
+        note: str | None = None,
     ) -> Move:
-        """Persist a new state with its log entry and the timers it starts, in one transaction."""
+        """Persist a new state with its log entry, the timers it starts and what it owes the channel
+        and the players (the outbox), in one transaction."""
         rules = self.rules_for(game.kind)
         result = rules.result(after)
         waiting_before, waiting_after = rules.to_act(before), rules.to_act(after)
         starting = (waiting_after - waiting_before) | ({seat} & waiting_after)
         timers = await self._timer_plans(game, seats, starting)
+        table = await self._announcing(game, seats)
+        kept = {s: due for s, due in table.deadlines.items() if s in waiting_after}
+        table.deadlines = kept | {s: due for s, kind, due in timers if kind == "deadline"}
+        computer = note is None and user_id <= 0  # an AI seat, or a dropped seat on autopilot
+        owed = announcer.announce(
+            table, game.version + 1, before, after, events, result, note=note, computer=computer
+        )
         try:
             version = await self.store.commit_move(
                 game,
@@ -422,6 +454,7 @@ class GameService:
                 finished_result=result.model_dump_json() if result is not None else None,
                 timers=timers,
                 clear_timers=sorted(waiting_before - waiting_after),
+                outbox=owed,
             )
         except DuplicateInteraction:
             raise UserError("That move was already taken.") from None
@@ -432,6 +465,7 @@ class GameService:
             ) from None
         self._remember(game.id, version, after)
         self._timers_planned(timers)
+        self._outbox_written()
         committed = game.model_copy(
             update={"version": version, "status": GameStatus.FINISHED if result else GameStatus.ACTIVE}
         )
@@ -446,6 +480,39 @@ class GameService:
             result=result,
             newly_to_act=sorted(waiting_after - waiting_before),
         )
+
+    async def _announcing(
+        self, game: GameRecord, seats: list[SeatRecord], *, live: bool = True
+    ) -> announcer.Table:
+        """What the announcement of a move needs to know about the table, read before its transaction."""
+        settings = TableSettings.model_validate(game.table_settings)
+        deadlines = {t.seat: t.due_at for t in await self.store.timers(game.id) if t.kind == "deadline"}
+        return announcer.Table(
+            game=game,
+            rules=self.rules_for(game.kind),
+            seats=seats,
+            posting=settings.posts,
+            live=announcer.Live.load(await self.store.live_payload(game.id)) if live else None,
+            deadlines=deadlines,
+            followers=await self.store.followers(game.id),
+            now=time.time(),  # delivery runs on real time, whatever clock the table's timers use
+        )
+
+    async def undelivered(self, game: GameRecord) -> int:
+        """How many posts, edits and messages the game still owes Discord (a picture's late repaint
+        excluded: it waits on purpose)."""
+        return sum(
+            1 for row in await self.store.outbox(game.id) if row.status == "pending" and row.kind != "repaint"
+        )
+
+    def _outbox_written(self) -> None:
+        if self.on_outbox is not None:
+            self.on_outbox()
+
+    async def owe(self, game: GameRecord, deliveries: list[Delivery]) -> None:
+        """Queue deliveries owed by something other than a move (a reminder, a notice) in the outbox."""
+        await self.store.enqueue(game.id, game.version, deliveries)
+        self._outbox_written()
 
     # ---- the table's clock -----------------------------------------------------------------------
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:

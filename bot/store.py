@@ -51,6 +51,8 @@ class GameRecord(BaseModel):
     updated_at: str
     finished_at: str | None
     table_settings: dict[str, Any] = {}
+    channel_lost: str | None = None
+    """Why the game's channel can no longer be posted in (deleted, access lost); None while it can."""
 
     @property
     def is_open(self) -> bool:
@@ -89,6 +91,32 @@ class Timer(BaseModel):
 
 TimerPlan = tuple[int, str, float]
 """(seat, kind, due_at) of a timer a move starts."""
+
+
+class Delivery(BaseModel):
+    """One thing a move owes Discord, as written to the outbox: a channel post, an edit of the live
+    turn post, a late repaint of its picture, a direct message, a plain channel notice, a thread post.
+
+    `payload` is everything the delivery worker needs (text, who to ping, the view to draw), so the
+    worker never reads the game again and a delivery is the same whenever, and by whichever process,
+    it happens."""
+
+    kind: str
+    target: int
+    """The channel id (post, edit, repaint, notice, thread: the game's channel) or the user id (dm)."""
+    payload: dict[str, Any]
+    due_at: float
+
+
+class OutboxRow(Delivery):
+    id: int
+    game_id: int
+    version: int
+    status: str
+    attempts: int
+    claimed_at: float | None
+    message_id: int | None
+    reason: str | None
 
 
 class MoveConflict(Exception):
@@ -224,7 +252,13 @@ class Store:
             (json.dumps(options), self._now(), game_id),
         )
 
-    async def start_game(self, game_id: int, state: str, timers: Iterable[TimerPlan] = ()) -> bool:
+    async def start_game(
+        self,
+        game_id: int,
+        state: str,
+        timers: Iterable[TimerPlan] = (),
+        outbox: Iterable[Delivery] = (),
+    ) -> bool:
         """Lobby -> active with the initial snapshot at version 0. False if it was not in the lobby."""
         async with self._db.transaction() as tx:
             changed = await tx.execute(
@@ -235,6 +269,7 @@ class Store:
             if changed != 1:
                 return False
             await _plan_timers(tx, game_id, timers, ())
+            await _enqueue(tx, game_id, 0, outbox, self._now())
             return True
 
     async def set_table_settings(self, game_id: int, settings: dict[str, Any]) -> None:
@@ -345,6 +380,7 @@ class Store:
         finished_result: str | None = None,
         timers: list[TimerPlan] = (),  # type: ignore[assignment]
         clear_timers: list[int] = (),  # type: ignore[assignment]
+        outbox: list[Delivery] = (),  # type: ignore[assignment]
     ) -> int:
         """Append the move at game.version + 1 and move the snapshot there; returns the new version.
 
@@ -391,6 +427,7 @@ class Store:
                 await tx.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
             else:
                 await _plan_timers(tx, game.id, timers, clear_timers)
+            await _enqueue(tx, game.id, new_version, outbox, now)
         return new_version
 
     async def actions(self, game_id: int, *, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
@@ -649,6 +686,116 @@ class Store:
             (key, value),
         )
 
+    # ---- the outbox ---------------------------------------------------------------------------
+    async def enqueue(self, game_id: int, version: int, deliveries: Iterable[Delivery]) -> None:
+        """Deliveries owed by something other than a move (a reminder, a timeout, a notice)."""
+        async with self._db.transaction() as tx:
+            await _enqueue(tx, game_id, version, deliveries, self._now())
+
+    async def live_payload(self, game_id: int) -> dict[str, Any] | None:
+        """The payload of the game's latest post or edit: what its live turn post shows and carries."""
+        row = await self._db.fetchone(
+            "SELECT payload FROM outbox WHERE game_id = ? AND kind IN ('post', 'edit')"
+            " ORDER BY id DESC LIMIT 1",
+            (game_id,),
+        )
+        return json.loads(row[0]) if row else None
+
+    async def claim_outbox(
+        self, now: float, *, limit: int = 200, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        """Take the due deliveries, oldest first, so one worker sends each: a row is skipped while an
+        earlier row of its game still waits (a retry's backoff), so a game's deliveries keep their order
+        (an edit needs the post before it). Repaints wait at the end of a game's queue and hold nothing up.
+
+        Claims are released by `outbox_done`/`outbox_retry`; a process that dies holding some leaves
+        them claimed until its successor calls `release_outbox_claims` at start-up."""
+        blocked = (
+            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id AND p.status = 'pending'"
+            " AND p.id < o.id AND p.kind != 'repaint' AND (p.due_at > ? OR p.claimed_at IS NOT NULL))"
+        )
+        select = (
+            "SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.claimed_at IS NULL AND o.due_at <= ?"
+            + blocked
+            + _games_on(shards, "o.game_id")
+            + " ORDER BY o.id LIMIT ?"
+        )
+        async with self._db.transaction() as tx:
+            if self._db.dialect == POSTGRESQL:
+                rows = await tx.fetchall(
+                    "UPDATE outbox SET claimed_at = ? WHERE id IN (" + select + " FOR UPDATE SKIP LOCKED)"
+                    " RETURNING *",
+                    (float(now), float(now), float(now), limit),
+                )
+            else:
+                ids = [row[0] for row in await tx.fetchall(select, (now, now, limit))]
+                rows = []
+                for row_id in ids:
+                    row = await tx.fetchone(
+                        "UPDATE outbox SET claimed_at = ? WHERE id = ? RETURNING *", (now, row_id)
+                    )
+                    if row is not None:
+                        rows.append(row)
+        return sorted((_outbox_row(row) for row in rows), key=lambda row: row.id)
+
+    async def outbox_done(
+        self, row_id: int, *, status: str = "sent", message_id: int | None = None, reason: str | None = None
+    ) -> None:
+        await self._db.execute(
+            "UPDATE outbox SET status = ?, message_id = COALESCE(?, message_id), reason = ?, claimed_at = NULL,"
+            " attempts = attempts + 1, sent_at = ? WHERE id = ?",
+            (status, message_id, reason, datetime.now(UTC).timestamp(), row_id),
+        )
+
+    async def outbox_retry(self, row_id: int, due_at: float, reason: str) -> None:
+        await self._db.execute(
+            "UPDATE outbox SET due_at = ?, attempts = attempts + 1, reason = ?, claimed_at = NULL WHERE id = ?",
+            (float(due_at), reason, row_id),
+        )
+
+    async def release_outbox(self, row_ids: Iterable[int]) -> None:
+        """Hand claimed rows back untouched (a worker stopping, or a game's queue stopped by a retry)."""
+        for row_id in row_ids:
+            await self._db.execute(
+                "UPDATE outbox SET claimed_at = NULL WHERE id = ? AND status = 'pending'", (row_id,)
+            )
+
+    async def release_outbox_claims(self, *, shards: Shards | None = None) -> int:
+        """At start-up: the rows a dead process held are this process's to deliver (its shards' games
+        belong to it alone). Nonces make a post that did reach Discord come back as the same message."""
+        return await self._db.execute(
+            "UPDATE outbox SET claimed_at = NULL WHERE status = 'pending' AND claimed_at IS NOT NULL"
+            + _games_on(shards, "game_id")
+        )
+
+    async def next_outbox_due(self, *, shards: Shards | None = None) -> float | None:
+        row = await self._db.fetchone(
+            "SELECT MIN(due_at) FROM outbox WHERE status = 'pending' AND claimed_at IS NULL"
+            + _games_on(shards, "game_id")
+        )
+        return row[0] if row else None
+
+    async def live_message(self, game_id: int, before: int) -> tuple[int, int] | None:
+        """(channel, message) of the turn post that rows of the game before `before` left live."""
+        row = await self._db.fetchone(
+            "SELECT target, message_id FROM outbox WHERE game_id = ? AND id < ? AND message_id IS NOT NULL"
+            " AND kind IN ('post', 'edit', 'repaint') ORDER BY id DESC LIMIT 1",
+            (game_id, before),
+        )
+        return (row[0], row[1]) if row else None
+
+    async def outbox(self, game_id: int) -> list[OutboxRow]:
+        rows = await self._db.fetchall("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+        return [_outbox_row(row) for row in rows]
+
+    async def set_channel_lost(self, game_id: int, reason: str | None) -> bool:
+        """Record (or clear, with None) why the game's channel cannot be posted in; True if it changed."""
+        changed = await self._db.execute(
+            "UPDATE games SET channel_lost = ? WHERE id = ? AND COALESCE(channel_lost, '') != COALESCE(?, '')",
+            (reason, game_id, reason),
+        )
+        return changed == 1
+
     # ---- copying between databases (`python -m bot migrate`) --------------------------------
     async def tables(self) -> dict[str, list[str]]:
         """The tables a copy carries, with their columns: all but the migrations' own bookkeeping."""
@@ -701,6 +848,40 @@ async def _plan_timers(tx: Any, game_id: int, timers: Iterable[TimerPlan], clear
             " claimed_at = NULL",
             (game_id, seat, kind, float(due_at)),
         )
+
+
+async def _enqueue(
+    tx: Any, game_id: int, version: int, deliveries: Iterable[Delivery], created_at: str
+) -> None:
+    """Inside the transaction that owes them. A new post or edit makes a pending repaint of the live
+    post needless (the post carries a newer picture, the edit a newer repaint)."""
+    deliveries = list(deliveries)
+    if any(d.kind in ("post", "edit") for d in deliveries):
+        await tx.execute(
+            "UPDATE outbox SET status = 'superseded' WHERE game_id = ? AND kind = 'repaint' AND status = 'pending'"
+            " AND claimed_at IS NULL",
+            (game_id,),
+        )
+    for delivery in deliveries:
+        await tx.execute(
+            "INSERT INTO outbox (game_id, version, kind, target, payload, due_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                version,
+                delivery.kind,
+                delivery.target,
+                json.dumps(delivery.payload),
+                float(delivery.due_at),
+                created_at,
+            ),
+        )
+
+
+def _outbox_row(row: Row) -> OutboxRow:
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"])
+    return OutboxRow(**{key: data[key] for key in OutboxRow.model_fields if key in data})
 
 
 def _game(row: Row) -> GameRecord:

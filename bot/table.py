@@ -12,20 +12,21 @@ import io
 import logging
 import random
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import GameButton, choice_menu, lobby_view, turn_buttons
+from bot.components import GameButton, choice_menu, lobby_view
 from bot.pictures import Painter
-from bot.reply import Reply, clip
-from bot.service import GameService, Move, Started, UserError
-from bot.store import GameRecord, GameStatus, SeatRecord, Timer
+from bot.reply import Reply, clip, escape_text
+from bot.service import GameService, Move, UserError
+from bot.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
 from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
 from renderer.registry import overlays_for
-from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
+from rules.core import Choice, Event, Game, RuleError, Seat, View
 from rules.policy import policy_for
 
 if TYPE_CHECKING:
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 MAX_CONTENT = 1900
 
 
@@ -41,7 +41,6 @@ class Table:
     def __init__(self, bot: HostBot, service: GameService) -> None:
         self.bot = bot
         self.service = service
-        self._fanout_locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.painter = Painter(bot.settings.render_processes)
         self.trades = TradeDesk(self)
@@ -79,9 +78,16 @@ class Table:
             log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
     async def drain(self) -> None:
-        """Wait for the background posts (used before shutdown and by the local console)."""
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+        """Wait for the background work and for the outbox to be delivered (used before shutdown, by
+        the local console and the tests)."""
+        while True:
+            while self._background:
+                await asyncio.gather(*list(self._background), return_exceptions=True)
+            courier = getattr(self.bot, "courier", None)
+            if courier is not None:
+                await courier.idle()
+            if not self._background:
+                return
 
     # ---- components ------------------------------------------------------------------------
     async def on_button(
@@ -146,7 +152,6 @@ class Table:
                 return
             raise
         await self._confirm(reply, move)
-        self.spawn(self.announce(move), f"announce-{game.id}-{move.version}")
         self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
 
     async def _act(self, reply: Reply, game_id: int, key: str | None, menu: str | None) -> None:
@@ -330,10 +335,9 @@ class Table:
         interaction = reply.interaction
         is_admin = _is_admin(interaction)
         started = await self.service.start(channel_id, interaction.user.id, is_admin=is_admin)
-        names = ", ".join(seat.name for seat in started.seats)
+        names = ", ".join(escape_text(seat.name) for seat in started.seats)
         await reply.send(f"▶️ **{started.rules.info.name}** has started with {names}.", ephemeral=False)
         await self.close_lobby(started.game, f"▶️ Started with {names}.")
-        self.spawn(self.announce_start(started), f"start-{started.game.id}")
         self.spawn(self.drive_ai(started.game.id), f"ai-{started.game.id}-start")
 
     async def post_lobby(self, reply: Reply, game: GameRecord) -> None:
@@ -372,166 +376,11 @@ class Table:
         except discord.HTTPException:
             log.info("lobby message of game %s could not be closed", game.id)
 
-    # ---- fan-out ---------------------------------------------------------------------------
-    async def announce_start(self, started: Started) -> None:
-        game, rules, state = started.game, started.rules, started.state
-        async with self._fanout_lock(game.id):
-            to_act = sorted(rules.to_act(state))
-            await self._post_turn(game, started.seats, rules.view(state, None), [], to_act, None)
-            if rules.info.hidden_information:
-                for seat in started.seats:
-                    await self._dm_private(
-                        game, started.seats, seat, rules.view(state, seat.seat), [], seat.seat in to_act
-                    )
-
-    async def announce(self, move: Move, *, note: str | None = None) -> None:
-        """The channel's turn message, then a DM to every seat whose private view changed, then followers."""
-        async with self._fanout_lock(move.game.id):
-            to_act = sorted(move.rules.to_act(move.after))
-            public = move.rules.view(move.after, None)
-            await self._post_turn(
-                move.game, move.seats, public, move.events, move.newly_to_act, move.result, note=note
-            )
-            await self._tell_followers(move.game, public, move.events, move.result)
-            for seat_number in move.seats_to_tell():
-                seat = move.seats[seat_number]
-                private_lines = [e.private[seat_number] for e in move.events if seat_number in e.private]
-                await self._dm_private(
-                    move.game,
-                    move.seats,
-                    seat,
-                    move.rules.view(move.after, seat_number),
-                    private_lines,
-                    seat_number in to_act,
-                )
-
-    async def catch_up(self) -> int:
-        """Post the turn messages a crash left unposted: the moves since the last post, and who acts.
-
-        The moves themselves are safe in the database; only their announcement can be lost when the
-        process dies between the commit and the post. A sharded process catches up only its own shards'
-        games; the other processes post theirs. Workers starting together on one database may still
-        both see a move owed: the store's claim lets exactly one of them post it. Returns how many
-        games this process caught up.
-        """
-        behind = await self.service.store.games_behind(shards=self.bot.owned_shards)
-        caught = 0
-        for game, posted in behind:
-            if not await self.service.store.claim_post(game.id, "turn", game.version):
-                continue  # another worker, starting at the same time, posts this one
-            caught += 1
-            rules = self.service.rules_for(game.kind)
-            seats = await self.service.store.seats(game.id)
-            state = await self.service.state(game)
-            events = [
-                Event.model_validate(event)
-                for record in await self.service.store.actions(game.id, since=max(posted, 0))
-                for event in record.events
-            ]
-            result = rules.result(state)
-            to_act = sorted(rules.to_act(state))
-            async with self._fanout_lock(game.id):
-                await self._post_turn(game, seats, rules.view(state, None), events, to_act, result)
-                if rules.info.hidden_information and result is None:
-                    for seat in seats:
-                        await self._dm_private(
-                            game, seats, seat, rules.view(state, seat.seat), [], seat.seat in to_act
-                        )
-        return caught
-
-    async def _post_turn(
-        self,
-        game: GameRecord,
-        seats: list[SeatRecord],
-        public: View,
-        events: list[Event],
-        ping: list[Seat],
-        result: Result | None,
-        *,
-        note: str | None = None,
-    ) -> None:
-        channel = await self._channel(game.channel_id)
-        if channel is None:
-            return
-        info = self.service.rules_for(game.kind).info
-        lines = [
-            f"**{info.name}** · move {game.version}" if game.version else f"**{info.name}** · the game begins"
-        ]
-        if note:
-            lines.append(note)
-        lines += [f"• {event.text}" for event in events]
-        if result is not None:
-            lines.append("🏁 **Game over.** " + result.reason)
-            if result.no_winner:
-                lines.append("Nobody wins this time.")
-            for place, group in enumerate(result.ranking, start=1):
-                for seat in group:
-                    lines.append(f"{place}. {seats[seat].name} — {result.scores.get(seat, 0)}")
-        else:
-            lines.append(f"**{public.headline}**")
-            if ping:
-                mentions = " ".join(f"<@{seats[seat].user_id}>" for seat in ping if seats[seat].user_id > 0)
-                if mentions:
-                    lines.append(f"Your move: {mentions} — press **Take my turn**.")
-            deadline = await self.deadline_line(game, seats)
-            if deadline:
-                lines.append(deadline)
-            if public.topic:
-                lines.append(f"📖 Rules for this step: `/rules game:{game.kind} topic:{public.topic}`")
-        file = await self._picture(public, f"board-{game.id}-v{game.version}.png", events)
-        message = await channel.send(
-            _clip("\n".join(lines)),
-            file=file,
-            view=turn_buttons(game.id, finished=result is not None),
-            allowed_mentions=ALLOWED_MENTIONS,
-        )
-        await self.service.store.remember_message(game.id, "turn", channel.id, message.id, game.version)
-        await self.bot.calendar.sync(game.id)
-
-    async def _dm_private(
-        self,
-        game: GameRecord,
-        seats: list[SeatRecord],
-        seat: SeatRecord,
-        view: View,
-        lines: list[str],
-        to_act: bool,
-    ) -> None:
-        if seat.user_id < 0:
-            return  # a computer seat: its private view stays with the seat
-        info = self.service.rules_for(game.kind).info
-        text = [f"**{info.name}** in <#{game.channel_id}> · {view.headline}"]
-        text += [f"• {line}" for line in lines]
-        text.append("This is your private view: nobody else sees it.")
-        components = None
-        if to_act:
-            components = discord.ui.View(timeout=None)
-            components.add_item(
-                GameButton(game.id, "menu", label="Take my turn", style=discord.ButtonStyle.primary)
-            )
-        try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            file = await self._picture(view, f"hand-{game.id}-v{game.version}.png")
-            await user.send(_clip("\n".join(text)), file=file, view=components or discord.utils.MISSING)
-        except discord.Forbidden:
-            if await self.service.store.set_dm_closed(game.id, seat.user_id, True):
-                channel = await self._channel(game.channel_id)
-                if channel is not None:
-                    await channel.send(
-                        f"<@{seat.user_id}>, I cannot send you direct messages, so your private cards stay hidden"
-                        " here: use `/hand` (only you will see it).",
-                        allowed_mentions=ALLOWED_MENTIONS,
-                    )
-            return
-        except discord.HTTPException:
-            log.warning("DM to %s failed for game %s", seat.user_id, game.id, exc_info=True)
-            return
-        await self.service.store.set_dm_closed(game.id, seat.user_id, False)
-
     # ---- computer seats ----------------------------------------------------------------------
     async def drive_ai(self, game_id: int, *, limit: int = 400) -> int:
-        """Play every move owed by computer seats (AI seats, autopiloted dropped seats), then announce
-        them in one post. Returns how many moves were made."""
+        """Play every move owed by computer seats (AI seats, autopiloted dropped seats). Each is
+        announced like anyone's move: a run of computer moves edits the live post, and the next person
+        to act gets the new post with all of their lines. Returns how many moves were made."""
         moves: list[Move] = []
         for _ in range(limit):
             game = await self.service.store.game(game_id)
@@ -560,21 +409,6 @@ class Table:
                 )
             except UserError:
                 break  # a person moved meanwhile: their own post will trigger the next round
-        if moves:
-            first, last = moves[0], moves[-1]
-            combined = Move(
-                game=last.game,
-                rules=last.rules,
-                seats=last.seats,
-                seat=last.seat,
-                before=first.before,
-                after=last.after,
-                events=[event for move in moves for event in move.events],
-                result=last.result,
-                newly_to_act=sorted(last.rules.to_act(last.after) - last.rules.to_act(first.before)),
-            )
-            names = sorted({last.seats[move.seat].name for move in moves})
-            await self.announce(combined, note=f"🤖 {', '.join(names)} played {len(moves)} move(s).")
         return len(moves)
 
     # ---- slow play ---------------------------------------------------------------------------
@@ -585,51 +419,34 @@ class Table:
         again = f" (reminder {timer.count + 1})" if timer.count else ""
         due = (await self.service.deadlines(game)).get(seat.seat)
         deadline = f" ⏳ Deadline {when_text(due)}." if due is not None else ""
-        channel = await self._channel(game.channel_id)
-        if channel is not None:
-            await channel.send(
-                f"⏰ <@{seat.user_id}>, **{info.name}** is waiting for your move{again}.{deadline} {link}".strip(),
-                allowed_mentions=ALLOWED_MENTIONS,
-            )
+        text = f"⏰ <@{seat.user_id}>, **{info.name}** is waiting for your move{again}.{deadline} {link}"
+        owed = [_notice(game, text.strip(), ping=[seat.user_id])]
         if not seat.dm_closed:
-            try:
-                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-                await user.send(
-                    f"⏰ Your move in **{info.name}** in <#{game.channel_id}>.{deadline} {link}".strip()
-                )
-            except discord.HTTPException:
-                log.info("reminder DM to %s failed", seat.user_id)
+            nudge = f"⏰ Your move in **{info.name}** in <#{game.channel_id}>.{deadline} {link}"
+            owed.append(
+                Delivery(kind="dm", target=seat.user_id, payload={"content": nudge.strip()}, due_at=0.0)
+            )
+        await self.service.owe(game, owed)
 
     async def time_out(self, game: GameRecord, seat: SeatRecord) -> None:
         """The seat's deadline passed: apply the table's policy."""
         settings = await self.service.table_settings(game)
         info = self.service.rules_for(game.kind).info
-        channel = await self._channel(game.channel_id)
+        name = escape_text(seat.name)
         if settings.on_timeout in ("replace", "autopilot"):
             await self.service.store.set_seat_flag(game.id, seat.seat, "dropped", True)
-            view = discord.ui.View(timeout=None)
-            view.add_item(
-                GameButton(
-                    game.id,
-                    "takeseat",
-                    menu="0",
-                    key=str(seat.seat),
-                    label=_clip(f"Take {seat.name}'s seat", 80),
-                    style=discord.ButtonStyle.success,
+            text = (
+                f"⌛ {name} ran out of time and was dropped from **{info.name}**."
+                + (
+                    " The computer plays the seat until a substitute takes it."
+                    if settings.on_timeout == "autopilot"
+                    else ""
                 )
+                + " Anyone not playing can take the seat, with its cards: press the button."
             )
-            if channel is not None:
-                await channel.send(
-                    f"⌛ {seat.name} ran out of time and was dropped from **{info.name}**."
-                    + (
-                        " The computer plays the seat until a substitute takes it."
-                        if settings.on_timeout == "autopilot"
-                        else ""
-                    )
-                    + " Anyone not playing can take the seat, with its cards: press the button.",
-                    view=view,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
+            notice = _notice(game, text)
+            notice.payload |= {"take_seat": seat.seat, "label": _clip(f"Take {seat.name}'s seat", 80)}
+            await self.service.owe(game, [notice])
             if settings.on_timeout == "autopilot":
                 self.spawn(self.drive_ai(game.id), f"autopilot-{game.id}-{game.version}")
             return
@@ -638,16 +455,16 @@ class Table:
             state, seat.seat, settings.on_timeout or "skip"
         )
         if choice is None:
-            if channel is not None:
-                await channel.send(
-                    f"⌛ <@{seat.user_id}> ran out of time, but the rules allow no pass here, so the table keeps"
-                    " waiting. A moderator can `/game replace` the player.",
-                    allowed_mentions=ALLOWED_MENTIONS,
-                )
+            text = (
+                f"⌛ <@{seat.user_id}> ran out of time, but the rules allow no pass here, so the table keeps"
+                " waiting. A moderator can `/game replace` the player."
+            )
+            await self.service.owe(game, [_notice(game, text, ping=[seat.user_id])])
             return
-        move = await self.service.play_for_seat(game.id, seat.seat, choice.key, expected_version=game.version)
-        note = f"⌛ {seat.name} ran out of time; the clock played **{choice.label}** for them."
-        self.spawn(self.announce(move, note=note), f"timeout-{game.id}-{move.version}")
+        note = f"⌛ {name} ran out of time; the clock played **{choice.label}** for them."
+        move = await self.service.play_for_seat(
+            game.id, seat.seat, choice.key, expected_version=game.version, note=note
+        )
         self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
 
     async def ask_undo(self, reply: Reply, game_id: int) -> None:
@@ -660,7 +477,6 @@ class Table:
         if not others:
             move = await self.service.undo_alone(channel_id, user.id)
             await reply.send(f"↩️ Done: {plan.describe().replace('their', 'your')} taken back.")
-            self.spawn(self.announce(move), f"undo-{game.id}-{move.version}")
             self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
             return
         lines = [event["text"] for move in plan.moves for event in move.events]
@@ -676,7 +492,7 @@ class Table:
         channel = await self._channel(game.channel_id)  # asked from a DM: the table decides in its channel
         if channel is None:
             raise UserError("The game's channel is gone.")
-        await channel.send(request, view=buttons, allowed_mentions=ALLOWED_MENTIONS)
+        await channel.send(request, view=buttons, allowed_mentions=discord.AllowedMentions.none())
         await reply.send(f"↩️ Your request is posted in <#{game.channel_id}>.")
 
     async def _vote(self, reply: Reply, game_id: int, key: str | None, approve: bool) -> None:
@@ -694,7 +510,6 @@ class Table:
             else:
                 await reply.send("↩️ Everyone agreed: it was taken back.", ephemeral=False)
                 assert move is not None
-                self.spawn(self.announce(move), f"undo-{game_id}-{move.version}")
                 self.spawn(self.drive_ai(game_id), f"ai-{game_id}-{move.version}")
             return
         if key and key.startswith("replace-"):
@@ -749,31 +564,20 @@ class Table:
         seat = next(s for s in seats if s.user_id == user_id)
         to_act = await self.service.to_act(fresh)
         view = await self.service.view(fresh, seat.seat)
-        await self._dm_private(fresh, seats, seat, view, ["You took over this seat."], seat.seat in to_act)
-
-    async def _tell_followers(
-        self, game: GameRecord, public: View, events: list[Event], result: Result | None
-    ) -> None:
-        followers = await self.service.store.followers(game.id)
-        if not followers:
-            return
-        info = self.service.rules_for(game.kind).info
-        lines = [f"**{info.name}** in <#{game.channel_id}> · move {game.version}"]
-        lines += [f"• {event.text}" for event in events]
-        lines.append(("🏁 " + result.reason) if result else f"**{public.headline}**")
-        text = _clip("\n".join(lines))
-        for user_id, mode in followers:
-            if mode != "dm":
-                continue
-            try:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-            except discord.HTTPException:
-                log.info("follower %s of game %s cannot be sent DMs", user_id, game.id)
-        if any(mode == "thread" for _, mode in followers):
-            thread = await self.game_thread(game)
-            if thread is not None:
-                await thread.send(text, allowed_mentions=discord.AllowedMentions.none())
+        info = self.service.rules_for(fresh.kind).info
+        text = (
+            f"**{info.name}** in <#{fresh.channel_id}> · {escape_text(view.headline)}\n• You took over this seat."
+            "\nThis is your private view: nobody else sees it."
+        )
+        payload = {
+            "content": text,
+            "seat": seat.seat,
+            "buttons": "menu" if seat.seat in to_act else None,
+            "view": view.model_dump(mode="json"),
+            "picture": f"hand-{fresh.id}-v{fresh.version}.png",
+            "alt": view.alt_text()[:1000],
+        }
+        await self.service.owe(fresh, [Delivery(kind="dm", target=user_id, payload=payload, due_at=0.0)])
 
     async def game_thread(self, game: GameRecord) -> discord.abc.Messageable | None:
         """The game's follow thread, created on first use under the game's channel."""
@@ -823,9 +627,6 @@ class Table:
             return f"player {user_id}"
 
     # ---- helpers ------------------------------------------------------------------------------
-    def _fanout_lock(self, game_id: int) -> asyncio.Lock:
-        return self._fanout_locks.setdefault(game_id, asyncio.Lock())
-
     async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:
         """The view's picture, with alt text from the same view and the move's public lines only."""
         png = await self.painter.png(view)
@@ -868,8 +669,21 @@ class Table:
 
 
 def display_name(user: discord.abc.User) -> str:
-    """A player's name as the log shows it: their display name, cut to a sane length."""
-    return _clip(getattr(user, "display_name", None) or user.name, 40)
+    """A player's name as the log shows it: their display name on one line, without control
+    characters, cut to a sane length (the rules core and the pictures get it as it is here)."""
+    raw = getattr(user, "display_name", None) or user.name
+    cleaned = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in raw)
+    return _clip(" ".join(cleaned.split()) or "player", 40)
+
+
+def _notice(game: GameRecord, text: str, *, ping: list[int] = ()) -> Delivery:  # type: ignore[assignment]
+    """A plain line in the game's channel, delivered through the outbox; only `ping` is pinged."""
+    return Delivery(
+        kind="notice",
+        target=game.channel_id,
+        payload={"content": _clip(text), "ping": list(ping)},
+        due_at=0.0,
+    )
 
 
 def _vote_buttons(game_id: int, key: str) -> discord.ui.View:

@@ -50,6 +50,9 @@ class TableSettings(BaseModel):
     strict_clocks: bool = False
     """Deadlines fall exactly N hours after the turn starts, even inside a player's quiet hours
     (a tournament table); by default a deadline waits for the end of the player's quiet period."""
+    posts: Literal["compact", "every_move"] = "compact"
+    """'compact': a new turn post per handoff, edited in place while the same seat acts on;
+    'every_move': a new post for every move (tables that like to read the game move by move)."""
 
     def resolved(self, guild: GuildSettings) -> TableSettings:
         return TableSettings(
@@ -58,6 +61,7 @@ class TableSettings(BaseModel):
             on_timeout=guild.on_timeout if self.on_timeout is None else self.on_timeout,
             ai_strength=self.ai_strength,
             strict_clocks=self.strict_clocks,
+            posts=self.posts,
         )
 
 

@@ -263,6 +263,9 @@ class Game(ABC, Generic[StateT]):
 
     info: ClassVar[GameInfo]
     state_model: ClassVar[type[Model]]
+    view_model: ClassVar[type[View]] = View
+    """The game's View class, so a view stored as JSON (a post waiting in the outbox) is drawn again
+    exactly as the game made it."""
     action_type: ClassVar[Any]
     """A pydantic model or an annotated union of models; parsed with a TypeAdapter."""
 
@@ -405,6 +408,9 @@ class Game(ABC, Generic[StateT]):
 
     def load_state(self, raw: str | bytes) -> StateT:
         return self.state_model.model_validate_json(raw)  # type: ignore[return-value]
+
+    def load_view(self, data: Mapping[str, Any]) -> View:
+        return self.view_model.model_validate(data)
 
 
 _PASS_WORDS = ("pass", "end turn", "end phase", "done", "skip", "end this action and pass")

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.reply import Reply
+from bot.reply import Reply, escape_text
 from bot.service import UserError, parse_options
 from bot.table import display_name, is_admin
 from bot.timing import TIMEOUT_POLICIES
@@ -115,7 +115,15 @@ class Lobby(
             info = service.rules_for(game.kind).info
             seats = await service.store.seats(game.id)
             lines = [f"**{info.name}** · {game.status.value} · game #{game.id}"]
-            lines.append("Players: " + ", ".join(f"{s.seat + 1}. {s.name}" for s in seats))
+            lines.append("Players: " + ", ".join(f"{s.seat + 1}. {escape_text(s.name)}" for s in seats))
+            if game.channel_lost:
+                lines.append(
+                    f"⚠️ This game has lost its channel: {game.channel_lost}. Its moves are kept; the turn"
+                    " posts resume once the bot can post here again."
+                )
+            owed = await service.undelivered(game)
+            if owed:
+                lines.append(f"📮 {owed} message{'s' if owed != 1 else ''} still on the way to Discord.")
             if game.state is not None:
                 view = await service.view(game, None)
                 lines.append(f"Now: {view.headline} (move {game.version})")
@@ -190,6 +198,24 @@ class Lobby(
             await reply.send(
                 f"⏱️ Table clock — reminders: {reminders}; deadline: {deadline}.", ephemeral=False
             )
+
+        await self.table.guarded(interaction, work)
+
+    @app_commands.command(name="posts", description="How this table posts in the channel")
+    @app_commands.describe(
+        style="compact: one post per handoff, edited while a player acts on (default); every_move: a post per move"
+    )
+    async def posts(self, interaction: discord.Interaction, style: Literal["compact", "every_move"]) -> None:
+        async def work(reply: Reply) -> None:
+            await self.bot.service.set_table_clock(
+                interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction), posts=style
+            )
+            said = (
+                "one post per handoff, edited in place while a player goes on acting"
+                if style == "compact"
+                else "a new post for every move"
+            )
+            await reply.send(f"🗞️ This table now posts {said}.", ephemeral=False)
 
         await self.table.guarded(interaction, work)
 

@@ -297,6 +297,17 @@ class StoredMessage:
         return [role for role in mentioned if role in listed]
 
     @property
+    def pinged_users(self) -> list[int]:
+        """User ids mentioned as ``<@id>``/``<@!id>`` in the content that allowed_mentions lets notify
+        (Discord's rule: no allowed_mentions parses every mention; a `users` list names the only ones)."""
+        mentioned = [int(found) for found in re.findall(r"<@!?(\d+)>", self.content)]
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned
+        listed = {int(user) for user in allowed.get("users") or []}
+        return [user for user in mentioned if user in listed]
+
+    @property
     def loading(self) -> bool:
         """True while this is a deferred "Bot is thinking..." placeholder."""
         return bool(self.flags & FLAG_LOADING)

@@ -199,6 +199,7 @@ class CityHeroes(Game[CityHeroesState]):
         ),
     )
     state_model = CityHeroesState
+    view_model = CityHeroesView
     action_type = Action
 
     @property

@@ -33,7 +33,7 @@ from rules.city_of_iron.state import (
     Store,
     Tax,
 )
-from rules.city_of_iron.view import build_view
+from rules.city_of_iron.view import CityOfIronView, build_view
 from rules.core import (
     CatalogueEntry,
     Choice,
@@ -282,6 +282,7 @@ class CityOfIron(Game[CityState]):
         options=OPTIONS,
     )
     state_model = CityState
+    view_model = CityOfIronView
     action_type = Action
 
     # ---- setup -----------------------------------------------------------------------------

@@ -122,6 +122,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         ),
     )
     state_model = IronAndBrassState
+    view_model = IronAndBrassView
     action_type = Action
 
     @property

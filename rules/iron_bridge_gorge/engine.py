@@ -155,6 +155,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
         ),
     )
     state_model = IronBridgeGorgeState
+    view_model = IronBridgeGorgeView
     action_type = Action
 
     @property

@@ -164,22 +164,32 @@ def is_over(w: World, channel: str = "table") -> bool:
 
 
 async def play_out(
-    w: World, channel: str, users: list[UserSession], seed: int = 0, max_rounds: int = 200, pick=None
+    w: World,
+    channel: str,
+    users: list[UserSession],
+    seed: int = 0,
+    max_rounds: int = 200,
+    pick=None,
+    *,
+    moves_wanted: int | None = None,
 ) -> int:
-    """Play to the end through the buttons only; returns the number of moves made."""
+    """Play to the end through the buttons only (or until `moves_wanted` moves were made); returns
+    the number of moves made."""
     import random
 
     rng = random.Random(seed)
     choose = pick or rng.choice
     moves = 0
     for _ in range(max_rounds):
-        if is_over(w, channel):
+        if is_over(w, channel) or (moves_wanted is not None and moves >= moves_wanted):
             return moves
         for user in users:
             moves += await take_turn(w, channel, user, choose)
             await w.settle()
             if is_over(w, channel):
                 return moves
+    if moves_wanted is not None:
+        return moves
     raise AssertionError("the game did not end")
 
 

@@ -120,7 +120,7 @@ async def test_two_friends_fill_a_four_player_table_with_ai_seats(tmp_path):
         assert [s.user_id < 0 for s in seats] == [False, True, True, False]
         log = await w.bot.service.store.actions(game.id)
         assert {r.seat for r in log if r.user_id == 0} >= {1, 2}  # the AI seats moved
-        assert any("🤖" in m.content and "played" in m.content for m in w.public())
+        assert any("• 🤖 AI" in m.content for m in w.public())  # the computer's lines are marked
         assert all("<@-" not in m.content for m in w.public())
         await _check_result(w, "table")
         listing = await alice.slash(table, "game list")

@@ -342,27 +342,32 @@ def test_random_seed_module_is_not_used_by_rules():
 
 
 async def test_a_move_whose_announcement_was_lost_is_posted_after_restart(tmp_path, monkeypatch, store_url):
-    """The process dies between committing a move and posting it: the restarted bot posts it."""
+    """The process dies between committing a move and delivering its post, holding the outbox rows it
+    had claimed: the restarted bot takes them back and posts them, once."""
     async with world(tmp_path, database_url=store_url) as w:
         alice, bob = w.users["alice"], w.users["bob"]
         await open_game(w, "table", alice, [bob], seed=6)
         posted_before = len(w.turn_messages())
 
-        async def crash_before_posting(move):
-            raise RuntimeError("the process died right after the commit")
+        async def die_holding_the_claim(queue):
+            return None  # claimed, never sent, never released: what a SIGKILL leaves
 
-        monkeypatch.setattr(w.bot.table, "announce", crash_before_posting)
+        monkeypatch.setattr(w.bot.courier, "_deliver_game", die_holding_the_claim)
         assert await take_turn(w, "table", alice, lambda choices: choices[0])
         await w.server.settle()
         assert len(w.turn_messages()) == posted_before
+        assert not any("alice pledged a card." in m.content for m in w.turn_messages())
         await w.restart_bot()
         await w.settle()
         turns = w.turn_messages()
-        assert len(turns) == posted_before + 1
-        assert "alice pledged a card." in turns[-1].content and "move 1" in turns[-1].content
-        await w.restart_bot()  # nothing is owed any more: no second post
+        # bob still has to pledge, so the move edits the live post (no new post, no ping)
+        assert len(turns) == posted_before
+        assert "alice pledged a card." in turns[-1].content
+        versions = len(w.server.message_versions)
+        await w.restart_bot()  # nothing is owed any more: nothing is sent again
         await w.settle()
-        assert len(w.turn_messages()) == posted_before + 1
+        assert len(w.turn_messages()) == posted_before
+        assert len(w.server.message_versions) == versions
         assert not w.server.errors, w.server.errors
 
 

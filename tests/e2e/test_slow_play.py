@@ -246,6 +246,9 @@ async def test_thread_follow_posts_moves_in_a_thread(tmp_path):
         assert "will be posted in <#" in follow.content
         await take_turn(w, "table", alice, lambda c: c[0])
         await w.settle()
+        # followers hear from the table at each new post, like the channel: bob's pledge hands it on
+        await take_turn(w, "table", bob, lambda c: c[0])
+        await w.settle()
         game = await w.bot.service.store.latest_game_in(w.channels["table"])
         thread_id = (await w.bot.service.store.message(game.id, "thread"))[0]
         posts = w.server.public_messages(thread_id)
@@ -347,7 +350,7 @@ async def test_autopilot_plays_a_dropped_seat_until_a_substitute_takes_it(tmp_pa
         game = await w.bot.service.store.latest_game_in(w.channels["table"])
         log = await w.bot.service.store.actions(game.id)
         assert any(r.seat == 1 and r.user_id == 0 for r in log)  # the autopilot pledged for bob
-        assert any("🤖 bob played" in m.content for m in w.turn_messages())
+        assert any("• 🤖 bob pledged" in m.content for m in w.turn_messages())
         ((_, custom_id, _),) = dave.buttons(dropped.id)
         await dave.click(dropped.id, custom_id)
         await w.settle()

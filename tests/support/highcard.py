@@ -72,6 +72,7 @@ class HighCard(Game[HighCardState]):
         ),
     )
     state_model = HighCardState
+    view_model = HighCardView
     action_type = Action
 
     def _setup(self, players: list[str], options: dict[str, Any], rng: Rng) -> HighCardState:

@@ -1,0 +1,184 @@
+"""The table speaks once per handoff, and every word it owes arrives exactly once (issue 18).
+
+Played through the emulator with the real discord.py client: the posts a game makes against the
+handoffs of its log (replayed with the rules core), the pings each post carries, edits in place while
+a seat acts on, the `every_move` table option, and delivery under Discord faults (503, 429, a lost
+answer after the message was created, a deleted channel, closed DMs).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.emulator.model import StoredMessage
+from tests.e2e.harness import World, open_game, play_out, world
+
+
+async def _log(w: World):
+    game = await w.bot.service.store.latest_game_in(w.channels["table"])
+    states = await w.bot.service.replay(game)
+    records = await w.bot.service.store.actions(game.id)
+    seats = await w.bot.service.store.seats(game.id)
+    return game, states, records, seats
+
+
+def _as_posted(w: World, message: StoredMessage) -> StoredMessage:
+    """The message as it was created: pings happen then (an edit never pings)."""
+    return next(m for m in w.server.message_versions if m.id == message.id)
+
+
+def _version(post: StoredMessage) -> int:
+    found = re.search(r"· move (\d+)", post.content)
+    return int(found.group(1)) if found else 0
+
+
+async def _handoffs(w: World) -> tuple[dict[int, set[int]], set[int]]:
+    """{version: users newly to act} for every handoff of the log, and the versions with an urgent event."""
+    game, states, records, seats = await _log(w)
+    rules = w.bot.service.rules_for(game.kind)
+    handoffs = {0: {seats[s].user_id for s in rules.to_act(states[0]) if seats[s].user_id > 0}}
+    assert len(states) == len(records) + 1, [r.action for r in records if r.action.get("kind") == "undo"]
+    for record, before, after in zip(records, states[:-1], states[1:], strict=True):
+        newly = {seats[s].user_id for s in rules.to_act(after) - rules.to_act(before) if seats[s].user_id > 0}
+        if newly or rules.result(after) is not None:  # the game's end is posted too
+            handoffs[record.version] = newly
+    urgent = {r.version for r in records if any(e.get("urgent") for e in r.events)}
+    return handoffs, urgent
+
+
+async def _every_handoff_posted_once(w: World) -> list[StoredMessage]:
+    """Each handoff of the log has exactly one post, pinging exactly the people newly to act; any
+    other post is for an urgent event and pings nobody."""
+    handoffs, urgent = await _handoffs(w)
+    posts = w.turn_messages()
+    by_version = {_version(post): post for post in posts}
+    assert len(by_version) == len(posts), "two posts for one version"
+    assert set(handoffs) <= set(by_version), f"handoffs without a post: {set(handoffs) - set(by_version)}"
+    assert set(by_version) <= set(handoffs) | urgent, "a post for neither a handoff nor an urgent event"
+    for version, post in by_version.items():
+        expected = handoffs.get(version, set())
+        assert set(_as_posted(w, post).pinged_users) == expected, (version, post.content)
+    return posts
+
+
+async def test_one_post_per_handoff_with_pings_and_edits_in_place(tmp_path):
+    """Iron & Brass gives each player up to four actions a turn: the live post is edited while they
+    act, and a new post (pinging exactly the player now to act) comes with each handoff."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="iron-and-brass", seed=5)
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        moves = await play_out(w, "table", [alice, bob], seed=3, max_rounds=200, moves_wanted=40)
+        await w.settle()
+        assert moves >= 25
+        posts = await _every_handoff_posted_once(w)
+        assert len(posts) * 2 < moves, (len(posts), moves)  # the point of it: far fewer posts than moves
+        edits = [m for m in w.server.message_versions if m.edits and m.channel_id == table]
+        assert edits, "no post was edited in place"
+        assert all(not m.pinged_users for m in edits)
+        # every move's lines reached the channel: the last version of the posts shows them all
+        _, _, records, _ = await _log(w)
+        shown = "\n".join(m.content for m in w.public())
+        for record in records[-10:]:
+            for event in record.events:
+                assert event["text"].split(" ")[-1] in shown
+        assert not w.server.errors, w.server.errors
+
+
+async def test_every_move_option_posts_each_move(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="iron-and-brass", seed=5)
+        await bob.slash(table, "game join")
+        said = await alice.slash(table, "game posts", style="every_move")
+        assert "a new post for every move" in said.content
+        await alice.slash(table, "game start")
+        await w.settle()
+        moves = await play_out(w, "table", [alice, bob], seed=3, moves_wanted=6)
+        await w.settle()
+        assert len(w.turn_messages()) == moves + 1
+        handoffs, _ = await _handoffs(w)
+        for post in w.turn_messages():  # still pings only on a handoff
+            assert set(_as_posted(w, post).pinged_users) == handoffs.get(_version(post), set())
+
+
+async def test_a_lost_post_is_retried_and_posted_once(tmp_path):
+    """A 503 (discord.py does not retry it), a 500 more times than discord.py retries, and an answer
+    lost after Discord created the message: the turn post arrives, exactly once, with its ping."""
+    async with world(tmp_path) as w:
+        w.bot.courier.retry_base = 0.05
+        alice, bob = w.users["alice"], w.users["bob"]
+        await open_game(w, "table", alice, [bob], game="iron-bridge-gorge", seed=6)
+        faults = w.server.faults
+        path = r"/channels/\d+/messages"
+        for fault in (
+            {"status": 503},
+            {"drop": True, "after_create": True},
+            {"status": 429, "retry_after": 0.3},
+            {"status": 500, "times": 6},  # more than discord.py retries on its own
+        ):
+            rule = faults.add("POST", path, **fault)
+            await play_out(w, "table", [alice, bob], seed=rule.seen, moves_wanted=8)
+            await w.settle()
+            assert rule.injected >= 1, fault
+            await _every_handoff_posted_once(w)
+        assert w.server.nonce_hits, "the post whose answer was lost was not recognised by its nonce"
+        game, *_ = await _log(w)
+        rows = await w.bot.service.store.outbox(game.id)
+        assert all(row.status in ("sent", "superseded") or row.kind == "repaint" for row in rows)
+        assert any(row.attempts > 1 for row in rows)
+
+
+async def test_a_deleted_channel_is_reported_and_closed_dms_get_the_notice(tmp_path):
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        w.server.set_dms_open(bob.id, False)
+        await alice.slash(table, "game new", game="city-of-iron", seed=3)
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        notices = [m for m in w.public() if "cannot send you direct messages" in m.content]
+        assert len(notices) == 1 and notices[0].pinged_users == [bob.id]
+        game, *_ = await _log(w)
+        rows = await w.bot.service.store.outbox(game.id)
+        closed = [row for row in rows if row.kind == "dm" and row.target == bob.id]
+        assert closed and all(row.status == "failed" and "closed" in row.reason for row in closed)
+
+        w.server.world.channels.pop(table)  # the channel is deleted while the game runs
+        seat_to_act = sorted(await w.bot.service.to_act(game))[0]
+        mover = alice if seat_to_act == 0 else bob
+        choices = await w.bot.service.choices(game, seat_to_act)
+        await w.bot.service.play(game.id, mover.id, key=choices[0].key)
+        await w.settle()
+        game = await w.bot.service.store.game(game.id)
+        assert game.channel_lost == "the channel was deleted"
+        assert await w.bot.service.undelivered(game) == 0  # it gave up, with the reason kept
+        failed = [row for row in await w.bot.service.store.outbox(game.id) if row.status == "failed"]
+        assert any("10003" in (row.reason or "") for row in failed)
+
+
+async def test_names_never_ping_or_format_and_the_renderer_draws_them(tmp_path):
+    """A display name with a mention, markdown and a newline: nobody outside the game is pinged,
+    the markdown shows as typed, and the game's pictures are drawn."""
+    async with world(tmp_path, users=("alice", "bob", "outsider")) as w:
+        alice, outsider = w.users["alice"], w.users["outsider"]
+        table = w.channels["table"]
+        sneaky = w.server.user(w.server.add_user(f"<@{outsider.id}> **bold**\nnext @everyone"))
+        await alice.slash(table, "game new", game="iron-bridge-gorge", seed=4)
+        await sneaky.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        await play_out(w, "table", [alice, sneaky], seed=1, moves_wanted=8)
+        await w.settle()
+        for message in w.server.message_versions:
+            assert outsider.id not in message.pinged_users, message.content
+            assert not message.pings_everyone
+        started = next(m for m in w.public() if "has started with" in m.content)
+        assert "\\*\\*bold\\*\\*" in started.content and "\n" not in started.content.split("started with")[1]
+        assert all(m.attachments for m in w.turn_messages())
+        assert not w.server.errors, w.server.errors
