@@ -20,7 +20,7 @@ from collections.abc import Hashable, Mapping, MutableSequence, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 Seat = int
 """A seat is its index in the game's player list (0 = first player to join)."""
@@ -167,6 +167,15 @@ class Choice(Model):
     """What the table's clock may play for a seat that ran out of time: 'pass' skips the decision as
     the rules allow (a pass, ending a turn); 'safe' is a harmless default when no pass exists (a zero
     bid). Games mark these; see `Game.timeout_choice`."""
+
+    @field_validator("label", mode="before")
+    @classmethod
+    def _fit_label(cls, value: Any) -> Any:
+        """A label names players, whose names can be long: cut it to Discord's 100 characters rather
+        than refuse the seat its choices."""
+        if isinstance(value, str) and len(value) > 100:
+            return value[:99] + "…"
+        return value
 
 
 class Event(Model):

@@ -95,6 +95,8 @@ TRADE_PRICE = 2
 def _choice(key: str, label: str, action: dict[str, Any], group: str, style: str = "secondary") -> Choice:
     """A Choice without re-validation (hundreds are built per call; the tests validate them)."""
     choice = _CHOICE_NEW(Choice)
+    if len(label) > 100:  # what Choice's own validator does: long names must not break a label
+        label = label[:99] + "…"
     _SET(choice, "__dict__", {"key": key, "label": label, "action": action, "group": group, "style": style})
     _SET(choice, "__pydantic_fields_set__", _CHOICE_FIELDS)
     _SET(choice, "__pydantic_extra__", None)

@@ -69,7 +69,10 @@ async def test_faults_and_sigkills_lose_nothing_and_double_nothing(tmp_path: Pat
 
         async def play_round() -> list[int]:
             found = await asyncio.gather(
-                *(moves_at_once(users, server, channel, random.Random(rng.random())) for _, channel, users in tables)
+                *(
+                    moves_at_once(users, server, channel, random.Random(rng.random()))
+                    for _, channel, users in tables
+                )
             )
             return [interaction for batch in found for interaction in batch]
 
@@ -93,7 +96,9 @@ async def test_faults_and_sigkills_lose_nothing_and_double_nothing(tmp_path: Pat
         try:
 
             async def owed() -> int:
-                rows = [row for game in await store.list_games(limit=100) for row in await store.outbox(game.id)]
+                rows = [
+                    row for game in await store.list_games(limit=100) for row in await store.outbox(game.id)
+                ]
                 return sum(1 for row in rows if row.status == "pending" and row.kind != "repaint")
 
             for _ in range(600):
