@@ -155,7 +155,7 @@ def _post(
         if seat.user_id <= 0:
             continue
         told = waiting_private.get(seat.seat, [])
-        part = _private_part(rules, after, seat.seat, public) if rules.info.hidden_information else {}
+        part = private_part(rules, after, seat.seat, public) if rules.info.hidden_information else {}
         digest = _digest(part)
         changed = bool(part) and digest != live.digests.get(seat.seat)
         digests[seat.seat] = digest
@@ -295,7 +295,7 @@ def _alt(view: View, events: list[Event]) -> str:
     return text[:1000]
 
 
-def _private_part(rules: Game, state: Any, seat: Seat, public: View) -> dict[str, Any]:
+def private_part(rules: Game, state: Any, seat: Seat, public: View) -> dict[str, Any]:
     """The fields of a seat's view that the public view does not show: what a direct message tells."""
     shown = public.model_dump(mode="json")
     mine = rules.view(state, seat).model_dump(mode="json")

@@ -743,7 +743,7 @@ class Store:
     ) -> None:
         await self._db.execute(
             "UPDATE outbox SET status = ?, message_id = COALESCE(?, message_id), reason = ?, claimed_at = NULL,"
-            " attempts = attempts + 1, sent_at = ? WHERE id = ?",
+            " attempts = attempts + 1, sent_at = ?, picture = NULL WHERE id = ?",
             (status, message_id, reason, datetime.now(UTC).timestamp(), row_id),
         )
 
@@ -831,10 +831,11 @@ class Store:
                     await tx.executemany(f'INSERT INTO "{table}" ({listed}) VALUES ({marks})', rows)
             if self._db.dialect == POSTGRESQL:
                 # Copied ids were given explicitly: move the id sequence past them for new games.
-                await tx.execute(
-                    "SELECT setval(pg_get_serial_sequence('games', 'id'),"
-                    " COALESCE((SELECT MAX(id) FROM games), 0) + 1, false)"
-                )
+                for table in ("games", "outbox"):
+                    await tx.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                        f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+                    )
 
 
 async def _plan_timers(tx: Any, game_id: int, timers: Iterable[TimerPlan], clear: Iterable[int]) -> None:
@@ -858,20 +859,23 @@ async def _enqueue(
     deliveries = list(deliveries)
     if any(d.kind in ("post", "edit") for d in deliveries):
         await tx.execute(
-            "UPDATE outbox SET status = 'superseded' WHERE game_id = ? AND kind = 'repaint' AND status = 'pending'"
-            " AND claimed_at IS NULL",
+            "UPDATE outbox SET status = 'superseded', picture = NULL WHERE game_id = ? AND kind = 'repaint'"
+            " AND status = 'pending' AND claimed_at IS NULL",
             (game_id,),
         )
     for delivery in deliveries:
+        payload = dict(delivery.payload)
+        view = payload.pop("view", None)
         await tx.execute(
-            "INSERT INTO outbox (game_id, version, kind, target, payload, due_at, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, due_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game_id,
                 version,
                 delivery.kind,
                 delivery.target,
-                json.dumps(delivery.payload),
+                json.dumps(payload),
+                json.dumps(view) if view is not None else None,
                 float(delivery.due_at),
                 created_at,
             ),
@@ -881,6 +885,8 @@ async def _enqueue(
 def _outbox_row(row: Row) -> OutboxRow:
     data = dict(row)
     data["payload"] = json.loads(data["payload"])
+    if data.get("picture"):
+        data["payload"]["view"] = json.loads(data["picture"])
     return OutboxRow(**{key: data[key] for key in OutboxRow.model_fields if key in data})
 
 

@@ -9,9 +9,11 @@ answer after the message was created, a deleted channel, closed DMs).
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from bot.emulator.model import StoredMessage
 from tests.e2e.harness import World, open_game, play_out, world
+from tests.quality.support import handoffs
 
 
 async def _log(w: World):
@@ -33,17 +35,8 @@ def _version(post: StoredMessage) -> int:
 
 
 async def _handoffs(w: World) -> tuple[dict[int, set[int]], set[int]]:
-    """{version: users newly to act} for every handoff of the log, and the versions with an urgent event."""
-    game, states, records, seats = await _log(w)
-    rules = w.bot.service.rules_for(game.kind)
-    handoffs = {0: {seats[s].user_id for s in rules.to_act(states[0]) if seats[s].user_id > 0}}
-    assert len(states) == len(records) + 1, [r.action for r in records if r.action.get("kind") == "undo"]
-    for record, before, after in zip(records, states[:-1], states[1:], strict=True):
-        newly = {seats[s].user_id for s in rules.to_act(after) - rules.to_act(before) if seats[s].user_id > 0}
-        if newly or rules.result(after) is not None:  # the game's end is posted too
-            handoffs[record.version] = newly
-    urgent = {r.version for r in records if any(e.get("urgent") for e in r.events)}
-    return handoffs, urgent
+    game = await w.bot.service.store.latest_game_in(w.channels["table"])
+    return await handoffs(w.bot.service, game)
 
 
 async def _every_handoff_posted_once(w: World) -> list[StoredMessage]:
@@ -181,4 +174,34 @@ async def test_names_never_ping_or_format_and_the_renderer_draws_them(tmp_path):
         started = next(m for m in w.public() if "has started with" in m.content)
         assert "\\*\\*bold\\*\\*" in started.content and "\n" not in started.content.split("started with")[1]
         assert all(m.attachments for m in w.turn_messages())
+        assert not w.server.errors, w.server.errors
+
+
+async def test_at_most_one_dm_per_seat_per_post_and_never_the_public_picture(tmp_path):
+    """City of Iron hands are private: a seat hears by DM only at a post, only when its private view
+    changed (or a line waits for it), and its picture is never the channel's board again."""
+    async with world(tmp_path) as w:
+        alice, bob, carol = w.users["alice"], w.users["bob"], w.users["carol"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="city-of-iron", seed=2)
+        for user in (bob, carol):
+            await user.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        await play_out(w, "table", [alice, bob, carol], seed=7, moves_wanted=30)
+        await w.settle()
+        game, *_ = await _log(w)
+        rows = await w.bot.service.store.outbox(game.id)
+        posted = {row.version for row in rows if row.kind == "post"}
+        seat_dms = [row for row in rows if row.kind == "dm" and row.payload.get("seat") is not None]
+        assert seat_dms, "nobody was told anything privately"
+        assert {row.version for row in seat_dms} <= posted
+        per_seat_and_post = Counter((row.target, row.version) for row in seat_dms)
+        assert max(per_seat_and_post.values()) == 1
+        public_pictures = {
+            data for m in w.server.message_versions if m.channel_id == table for _, data, _ in m.files
+        }
+        for user in (alice, bob, carol):
+            for dm in user.dms():
+                assert not {data for _, data, _ in dm.files} & public_pictures
         assert not w.server.errors, w.server.errors

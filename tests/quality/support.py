@@ -12,11 +12,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.announcer import one_line
 from bot.emulator.driver import InteractionFailed, InteractionResult, UserSession
 from bot.emulator.gateway import GatewaySession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
+from bot.service import GameService
 from bot.shards import Shards
+from bot.store import ActionRecord, GameRecord
 
 
 class BotProcess:
@@ -188,6 +191,30 @@ async def moves_at_once(
     return [interaction for interaction in found if interaction is not None]
 
 
+async def handoffs(service: GameService, game: GameRecord) -> tuple[dict[int, set[int]], set[int]]:
+    """Replayed from the log: {version: the people newly to act} for every move that hands the game on
+    (the start is version 0, the end counts too), and the versions with an event marked urgent. These
+    are the moves owed a new turn post, pinging exactly those people."""
+    rules = service.rules_for(game.kind)
+    states = await service.replay(game)
+    records = await service.store.actions(game.id)
+    people = {seat.seat: seat.user_id for seat in await service.store.seats(game.id) if seat.user_id > 0}
+    found = {0: {people[seat] for seat in rules.to_act(states[0]) if seat in people}}
+    for record, before, after in zip(records, states[:-1], states[1:], strict=True):
+        newly = {people[seat] for seat in rules.to_act(after) - rules.to_act(before) if seat in people}
+        if newly or rules.result(after) is not None:
+            found[record.version] = newly
+    urgent = {record.version for record in records if any(e.get("urgent") for e in record.events)}
+    return found, urgent
+
+
+def shows_move(server: FakeDiscord, channel: int, record: ActionRecord) -> bool:
+    """Whether the channel's turn posts show every line of a logged move (in a new post, or edited
+    into the live one), as the bot words them."""
+    shown = "\n".join(m.content for m in turn_messages(server, channel))
+    return all(one_line(event["text"]) in shown for event in record.events)
+
+
 async def until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:  # noqa: ASYNC109
     deadline = time.monotonic() + timeout
     while not condition():
@@ -198,6 +225,7 @@ async def until(condition: Callable[[], bool], timeout: float = 10.0, what: str 
 
 __all__ = [
     "BotProcess",
+    "shows_move",
     "InteractionFailed",
     "choose",
     "move_options",

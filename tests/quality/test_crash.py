@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.emulator.server import FakeDiscord
 from bot.service import GameService
 from bot.store import Store
-from tests.quality.support import BotProcess, moves_at_once, turn_messages, until
+from tests.quality.support import BotProcess, moves_at_once, shows_move, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
 CYCLES = 8 if LONG else 2
@@ -74,10 +74,10 @@ async def test_sigkill_during_moves_loses_no_acknowledged_move_and_play_continue
             )
             states = await GameService(store).replay(game)
             assert states[-1].model_dump_json() == game.state, "the snapshot is not the replay of the log"
-            # The restarted bot announced every committed move (catch-up posts what the dead one owed).
+            # The restarted bot announced every committed move (its outbox resumed what the dead one owed).
+            last = log[-1]
             await until(
-                lambda: any(f"move {game.version}" in m.content for m in turn_messages(server, channel)),
-                what=f"the turn message of move {game.version}",
+                lambda: shows_move(server, channel, last), what=f"the turn message of move {game.version}"
             )
         finally:
             await store.close()

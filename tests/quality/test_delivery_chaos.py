@@ -21,7 +21,7 @@ from bot.delivery import nonce
 from bot.emulator.server import FakeDiscord
 from bot.service import GameService
 from bot.store import Store
-from tests.quality.support import BotProcess, moves_at_once, turn_messages, until
+from tests.quality.support import BotProcess, handoffs, moves_at_once, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
 KILLS = 20 if LONG else 10
@@ -130,26 +130,19 @@ async def _check(server: FakeDiscord, store: Store, tables, acknowledged: list[i
         logged += [r.interaction_id for r in records if r.interaction_id is not None]
         states = await service.replay(game)
         assert states[-1].model_dump_json() == game.state
-        rules = service.rules_for(game.kind)
-        seats = await store.seats(game.id)
-        people = {s.seat: s.user_id for s in seats if s.user_id > 0}
-        handoffs = {0: {people[s] for s in rules.to_act(states[0])}}
-        for record, before, after in zip(records, states[:-1], states[1:], strict=True):
-            newly = {people[s] for s in rules.to_act(after) - rules.to_act(before) if s in people}
-            if newly or rules.result(after) is not None:
-                handoffs[record.version] = newly
+        owed, _ = await handoffs(service, game)
         rows = await store.outbox(game.id)
         posts = [row for row in rows if row.kind == "post"]
         assert all(row.status == "sent" for row in posts), [(r.version, r.status, r.reason) for r in posts]
         posted = Counter(row.version for row in posts)
         assert not [v for v, n in posted.items() if n > 1], "a version was posted twice"
-        assert set(handoffs) <= set(posted), f"handoffs never posted: {sorted(set(handoffs) - set(posted))}"
+        assert set(owed) <= set(posted), f"handoffs never posted: {sorted(set(owed) - set(posted))}"
         public = {m.id: m for m in server.public_messages(channel)}
         for row in posts:
             message = public.get(row.message_id)
             assert message is not None, f"post of version {row.version} is not in the channel"
             pinged = set(first_versions[message.id].pinged_users)
-            assert pinged == handoffs.get(row.version, set()), (row.version, pinged)
+            assert pinged == owed.get(row.version, set()), (row.version, pinged)
         # every delivered row is exactly one message: its nonce appears on one message only
         by_nonce = Counter(m.nonce for m in server.world.messages.values() if m.nonce)
         for row in rows:

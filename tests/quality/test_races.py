@@ -19,7 +19,7 @@ from bot.emulator.driver import InteractionResult, UserSession
 from bot.emulator.server import FakeDiscord
 from bot.emulator.testing import run_bot, stop_bot
 from tests.e2e.harness import World, world
-from tests.quality.support import move_options, open_menu, turn_messages
+from tests.quality.support import handoffs, move_options, open_menu, turn_messages
 
 
 def applied(result: InteractionResult) -> bool:
@@ -234,8 +234,16 @@ async def test_two_bot_processes_on_one_database_apply_each_conflict_once(
 
         states = await bots[1].service.replay(await store.game(game.id))
         assert states[-1].model_dump_json() == (await store.game(game.id)).state
-        posted = [m for m in turn_messages(server, table) if re.search(r"· move \d+", m.content)]
-        assert len(posted) == len(log), "each move is announced once, by the process that applied it"
+        posted = [
+            int(found.group(1))
+            for m in turn_messages(server, table)
+            if (found := re.search(r"· move (\d+)", m.content))
+        ]
+        owed, urgent = await handoffs(bots[1].service, await store.game(game.id))
+        assert len(posted) == len(set(posted)), "a move was announced twice"
+        assert set(owed) - {0} <= set(posted) <= set(owed) | urgent, (
+            "each handoff is posted once, by one process"
+        )
 
 
 async def test_workers_restarting_together_post_a_lost_announcement_once(
@@ -251,13 +259,15 @@ async def test_workers_restarting_together_post_a_lost_announcement_once(
         assert "has started" in (await alice.slash(table, "game start")).content
         await settle_all(server, [bot for bot, _ in started])
 
-        async def died_before_posting(move, **_):
-            raise RuntimeError("the process died right after the commit")
+        async def died_holding_the_claim(queue):
+            return None  # claimed, never sent, never released: what a SIGKILL leaves
 
         for bot, _ in started:
-            monkeypatch.setattr(bot.table, "announce", died_before_posting)
-        menu = await menu_of(server, table, alice)
-        assert applied(await alice.click(menu.message.id, move_options(menu.message)[0][0]))
+            monkeypatch.setattr(bot.courier, "_deliver_game", died_holding_the_claim)
+        # alice and bob pledge: bob's pledge reveals both and hands the game on, a new post is owed
+        for user in (alice, bob):
+            menu = await menu_of(server, table, user)
+            assert applied(await user.click(menu.message.id, move_options(menu.message)[0][0]))
         await settle_all(server, [bot for bot, _ in started])
         posted = len(turn_messages(server, table))
         await stop_bots(started)
@@ -267,5 +277,8 @@ async def test_workers_restarting_together_post_a_lost_announcement_once(
         await settle_all(server, [bot for bot, _ in started])
         turns = turn_messages(server, table)
         assert len(turns) == posted + 1, [m.content for m in turns[posted:]]
-        assert "move 1" in turns[-1].content
+        assert "move 2" in turns[-1].content and "alice pledged a card." in turns[-1].content
+        versions = len(server.message_versions)
+        await settle_all(server, [bot for bot, _ in started])
+        assert len(server.message_versions) == versions  # nothing was sent twice
         assert not server.errors, server.errors

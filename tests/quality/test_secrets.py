@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from bot.announcer import private_part
 from bot.emulator.driver import UserSession
 from bot.emulator.model import StoredMessage
 from renderer.registry import render
@@ -143,9 +144,14 @@ async def test_no_seat_ever_sees_another_seats_secrets(tmp_path: Path, game: Gam
         assert all(images_seen.values()), images_seen
         if game.info.hidden_information:
             for user in seated:
-                assert user.dms() or any("direct messages" in m.content for m in w.public()), (
-                    f"{user.name} never got a private view"
+                # a seat hears by DM when its own view shows more than the board (a hand, an offer)
+                hidden = any(
+                    private_part(game, state, seats[user.id], game.view(state, None)) for state in states
                 )
+                if hidden:
+                    assert user.dms() or any("direct messages" in m.content for m in w.public()), (
+                        f"{user.name} never got a private view"
+                    )
         assert not w.server.errors, w.server.errors
 
 

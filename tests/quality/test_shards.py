@@ -27,7 +27,7 @@ from bot.emulator.driver import UserSession
 from bot.emulator.server import FakeDiscord
 from bot.service import GameService
 from bot.store import GameRecord, Store
-from tests.quality.support import BotProcess, moves_at_once, turn_messages, until
+from tests.quality.support import BotProcess, moves_at_once, shows_move, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
 CYCLES = 6 if LONG else 2
@@ -218,10 +218,9 @@ async def test_two_shard_processes_on_one_database_lose_and_double_nothing(
                     f" version {game.version}, errors {len(server.errors)}"
                 )
                 # The restarted process announced every committed move of its own games.
+                last = (await store.actions(game.id))[-1]
                 await until(
-                    lambda game=game, shard=shard: any(
-                        f"move {game.version}" in m.content for m in turn_messages(server, tables[shard])
-                    ),
+                    lambda last=last, shard=shard: shows_move(server, tables[shard], last),
                     what=f"the turn message of move {game.version} on shard {shard}",
                 )
             # Each slow table's first reminder came from the process of its guild's shard.
