@@ -284,7 +284,7 @@ class GameService:
         game = await self.open_game(channel_id)
         seats = await self.store.seats(game.id)
         if not is_admin:
-            if not any(seat.user_id == user_id for seat in seats):
+            if _held_seat(seats, user_id) is None:
                 raise UserError("Only the players or a moderator (Manage Channels) can abandon this game.")
             if game.status == GameStatus.LOBBY and user_id != game.host_id:
                 raise UserError("Only the host can close the lobby; you can `/game leave` it.")
@@ -619,9 +619,7 @@ class GameService:
         """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done)."""
         async with self._lock(game_id):
             game, seats = await self._playing(game_id)
-            mine = next((s for s in seats if s.user_id == user_id), None)
-            if mine is None:
-                raise UserError("Only the players of this game decide on an undo.")
+            _voter(seats, user_id)
             plan, states = await self._undo_plan(game)
             if plan is None or plan.last_version != version or game.version != version:
                 raise UserError("The game has moved on since that request, so it no longer applies.")
@@ -687,7 +685,7 @@ class GameService:
         if not is_admin:
             if not any(s.user_id == requester for s in seats):
                 raise UserError("Only the players or a moderator (Manage Channels) can replace a player.")
-            kind = f"replace:{old_user}:{new_user}"
+            kind = _replace_vote(old_user, new_user)
             agreed = await self.store.add_vote(game.id, kind, requester)
             missing = [s.name for s in _humans(seats) if s.user_id not in agreed and s.user_id != old_user]
             if missing:
@@ -699,12 +697,29 @@ class GameService:
     async def replace_vote(
         self, game_id: int, voter: int, old_user: int, new_user: int, new_name: str
     ) -> tuple[GameRecord, bool, list[str]]:
-        game = await self.store.game(game_id)
-        if game is None or game.status != GameStatus.ACTIVE:
-            raise UserError("That game is not being played.")
+        """A player approves a proposed substitute (the player being replaced does not vote)."""
+        game = await self._replacement_voted(game_id, voter, old_user, new_user)
         return await self.replace_request(
             game.channel_id, voter, old_user, new_user, new_name, is_admin=False
         )
+
+    async def replace_refuse(self, game_id: int, voter: int, old_user: int, new_user: int) -> GameRecord:
+        """A player refuses a proposed substitute: the proposal and its approvals are dropped."""
+        game = await self._replacement_voted(game_id, voter, old_user, new_user)
+        await self.store.clear_votes(game.id, _replace_vote(old_user, new_user))
+        return game
+
+    async def _replacement_voted(self, game_id: int, voter: int, old_user: int, new_user: int) -> GameRecord:
+        """Refuse a vote on a replacement from anyone but the players who decide it, or on one that no
+        longer applies."""
+        game = await self.store.game(game_id)
+        if game is None or game.status != GameStatus.ACTIVE:
+            raise UserError("That game is not being played.")
+        seats = await self.store.seats(game.id)
+        _voter(seats, voter, about=old_user)
+        if _held_seat(seats, old_user) is None or _held_seat(seats, new_user) is not None:
+            raise UserError("That replacement no longer applies: the seat has changed hands since.")
+        return game
 
     async def take_seat(self, game_id: int, seat: Seat, user_id: int, name: str) -> GameRecord:
         """A substitute takes a seat whose player was dropped by the clock."""
@@ -836,6 +851,30 @@ class GameService:
 def _humans(seats: list[SeatRecord]) -> list[SeatRecord]:
     """The seats people sit in: computer seats (negative ids) never vote."""
     return [seat for seat in seats if seat.user_id > 0]
+
+
+def _held_seat(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:
+    """The seat `user_id` holds now. A player who was replaced holds none: the seat has their
+    substitute's id."""
+    return next((seat for seat in _humans(seats) if seat.user_id == user_id), None)
+
+
+NOT_A_VOTER = "Only the players of this game vote on this."
+
+
+def _voter(seats: list[SeatRecord], user_id: int, *, about: int | None = None) -> SeatRecord:
+    """The seat an Approve or Refuse is pressed from; anyone else is refused and nothing changes. The
+    player a replacement is `about` does not vote on it either."""
+    seat = _held_seat(seats, user_id)
+    if seat is None:
+        raise UserError(NOT_A_VOTER)
+    if user_id == about:
+        raise UserError("This vote is about your own seat, so the other players decide.")
+    return seat
+
+
+def _replace_vote(old_user: int, new_user: int) -> str:
+    return f"replace:{old_user}:{new_user}"
 
 
 """The log entry that takes the previous effective move back; replays pop a state on it."""
