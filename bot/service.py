@@ -621,7 +621,9 @@ class GameService:
             game, seats = await self._playing(game_id)
             _voter(seats, user_id)
             plan, states = await self._undo_plan(game)
-            if plan is None or plan.last_version != version or game.version != version:
+            # The vote is on the plan ending at `version`: still the plan if nothing effective came after
+            # it, even when the log's last entry is an undo of a later move (the game's version then).
+            if plan is None or plan.last_version != version:
                 raise UserError("The game has moved on since that request, so it no longer applies.")
             if plan.moves[-1].user_id == user_id:
                 raise UserError("You asked for this undo; the other players decide.")

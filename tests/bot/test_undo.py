@@ -105,3 +105,34 @@ def test_iron_and_brass_turn_of_up_to_four_actions():
     table.play(seat, hire)
     plan = table.plan()
     assert plan.in_progress and plan.owner == seat and len(plan.moves) == 2
+
+
+async def test_an_undo_asked_after_another_undo_can_be_approved(tmp_path):
+    """Bob passes, alice pledges and the table takes her pledge back: bob's pass is the last move again
+    and `/undo` accepts his request. The log's last entry is now the undo, so the game's version is past
+    his move's; the approval must still take it back (it used to be refused as 'moved on' every time)."""
+    from bot.service import GameService
+    from bot.store import Store
+
+    store = await Store.open(f"sqlite:///{tmp_path / 'games.db'}")
+    service = GameService(store)
+    alice, bob = 1, 2
+    try:
+        game = await service.new_game(
+            kind="test-highcard", guild_id=1, channel_id=1, user_id=alice, name="alice", seed=4
+        )
+        await service.join(1, bob, "bob")
+        await service.start(1, alice)
+        for user, key in ((alice, "pledge:4"), (bob, "pledge:16"), (alice, "pass"), (bob, "pass")):
+            await service.play(game.id, user, key=key)
+        passed = await store.game(game.id)
+        await service.play(game.id, alice, key="pledge:5")
+        _, plan, _ = await service.undo_request(1, alice)
+        assert (await service.undo_vote(game.id, bob, plan.last_version, True))[0] == "done"
+        _, plan, others = await service.undo_request(1, bob)
+        assert plan.last_version == passed.version and others == ["alice"]
+        outcome, move = await service.undo_vote(game.id, alice, plan.last_version, True)
+        assert outcome == "done" and move.events[0].text.startswith("bob took back")
+        assert (await service.state(await store.game(game.id))).drawer == 1  # bob draws or passes again
+    finally:
+        await store.close()
