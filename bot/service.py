@@ -13,8 +13,8 @@ import json
 import random
 import re
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -41,7 +41,7 @@ from bot.timing import (
     reminder_due,
     valid_time_zone,
 )
-from bot.undo import UNDO, UndoPlan, plan_undo, undone_count
+from bot.undo import UNDO, UndoPlan, plan_undo, undo_span, undone_count
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 
@@ -103,6 +103,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
         self._cache_size = cache_size
+        self._turn_logs: OrderedDict[int, _TurnLog] = OrderedDict()
         #: Called after this process stored new timers, which may be due before the scheduler's next look.
         self.on_timers: Callable[[], None] | None = None
 
@@ -550,15 +551,16 @@ class GameService:
         return (await self._replay_log(game, upto=upto))[0]
 
     async def _replay_log(
-        self, game: GameRecord, *, upto: int | None = None
+        self, game: GameRecord, *, upto: int | None = None, records: list[ActionRecord] | None = None
     ) -> tuple[list[Any], list[ActionRecord]]:
-        """One pass over the log: the effective states (every logged move applied, undone ones then
-        popped) and the effective moves between them, `states[i]` being the state before `moves[i]`."""
+        """One pass over the log (or over `records`, the log already read): the effective states (every
+        logged move applied, undone ones then popped) and the effective moves between them, `states[i]`
+        being the state before `moves[i]`."""
         rules = self.rules_for(game.kind)
         seats = await self.store.seats(game.id)
         states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
         moves: list[ActionRecord] = []
-        for record in await self.store.actions(game.id):
+        for record in records if records is not None else await self.store.actions(game.id):
             if upto is not None and record.version > upto:
                 break
             if record.action.get("kind") == UNDO:
@@ -590,28 +592,80 @@ class GameService:
         states, moves = await self._replay_log(game)
         return plan_undo(self.rules_for(game.kind), states, moves), states
 
+    async def _current_undo_plan(self, game: GameRecord) -> UndoPlan | None:
+        """The plan `_undo_plan` gives, without replaying the whole game on every call: from the turn
+        keys of the latest states (`_TurnLog`), then the log records of the moves it takes back."""
+        log = await self._turn_log(game)
+        span = undo_span(log.keys)
+        if span is None:
+            return None
+        start, in_progress = span
+        if start == 0 and not log.whole:  # the turn may begin before the keys kept: ask the full replay
+            return (await self._undo_plan(game))[0]
+        versions = log.versions[start:]
+        wanted = set(versions)
+        taken = [r for r in await self.store.actions(game.id, since=versions[0] - 1) if r.version in wanted]
+        return UndoPlan(moves=taken, owner=taken[0].seat, in_progress=in_progress)
+
+    async def _turn_log(self, game: GameRecord) -> _TurnLog:
+        """The game's `_TurnLog` brought up to its stored log: the moves logged since are applied to the
+        kept state; an undo entry among them (or nothing kept) means one full replay."""
+        rules = self.rules_for(game.kind)
+        log = self._turn_logs.get(game.id)
+        grown = None
+        if log is not None:
+            grown = log.extended(rules, await self.store.actions(game.id, since=log.version))
+        if grown is None:
+            records = await self.store.actions(game.id)
+            states, moves = await self._replay_log(game, records=records)
+            window = states[-TURN_WINDOW - 1 :]
+            grown = _TurnLog(
+                version=records[-1].version if records else 0,
+                state=states[-1],
+                keys=tuple(rules.turn_key(state) for state in window),
+                versions=tuple(move.version for move in moves[len(moves) + 1 - len(window) :]),
+                whole=len(window) == len(states),
+            )
+        current = self._states.get(game.id)
+        if current is not None and current[0] == grown.version and current[1] is not grown.state:
+            grown = replace(grown, state=current[1])  # one copy of the state in memory, not two
+        kept = self._turn_logs.get(game.id)
+        if kept is None or kept.version <= grown.version:
+            self._turn_logs[game.id] = grown
+            self._turn_logs.move_to_end(game.id)
+            while len(self._turn_logs) > self._cache_size:
+                self._turn_logs.popitem(last=False)
+        return grown
+
     async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, UndoPlan, list[str]]:
         """Check that the caller may take back their turn (or last move); returns the plan and who must
         approve: nobody when the caller only rewinds their own turn still in progress, as the guide's
         client does, or when nobody else plays."""
         game = await self.active_game(channel_id)
         seat = await self.require_seat(game, user_id)
-        plan, _ = await self._undo_plan(game)
         seats = await self.store.seats(game.id)
-        if plan is None or plan.owner != seat.seat or plan.moves[-1].user_id != user_id:
-            if plan is not None and plan.in_progress and len(plan.moves) > 1:
-                raise UserError(f"Only {seats[plan.owner].name} can take back their own turn.")
-            raise UserError("You can only take back your own move, before anyone else has moved.")
-        if plan.reveals:
-            raise UserError(
-                "That move revealed hidden information (a card, a die roll), so it cannot be undone."
-            )
+        plan = await self._current_undo_plan(game)
+        refusal = _undo_refusal(plan, seat, user_id, seats)
+        if refusal is not None:
+            raise UserError(refusal)
+        assert plan is not None
         await self.store.clear_votes(game.id, _undo_vote(plan.last_version))
         await self.store.add_vote(game.id, _undo_vote(plan.last_version), user_id)
         if plan.in_progress and plan.solitary:
             return game, plan, []  # rewinding only your own turn in progress needs nobody's approval
         others = [s.name for s in _humans(seats) if s.user_id != user_id and not s.dropped]
         return game, plan, others
+
+    async def can_undo(self, game: GameRecord, user_id: int) -> bool:
+        """Whether `/undo` from this user would be accepted now, by the same checks as `undo_request`
+        (so the Undo button is offered only then); nothing is recorded."""
+        if game.status != GameStatus.ACTIVE:
+            return False
+        seats = await self.store.seats(game.id)
+        seat = next((s for s in seats if s.user_id == user_id), None)
+        if seat is None:
+            return False
+        return _undo_refusal(await self._current_undo_plan(game), seat, user_id, seats) is None
 
     async def undo_vote(
         self, game_id: int, user_id: int, version: int, approve: bool
@@ -877,6 +931,57 @@ def _voter(seats: list[SeatRecord], user_id: int, *, about: int | None = None) -
 
 def _replace_vote(old_user: int, new_user: int) -> str:
     return f"replace:{old_user}:{new_user}"
+
+
+def _undo_refusal(
+    plan: UndoPlan | None, seat: SeatRecord, user_id: int, seats: list[SeatRecord]
+) -> str | None:
+    """Why `/undo` from this seat is refused now, or None when it is accepted."""
+    if plan is None or plan.owner != seat.seat or plan.moves[-1].user_id != user_id:
+        if plan is not None and plan.in_progress and len(plan.moves) > 1:
+            return f"Only {seats[plan.owner].name} can take back their own turn."
+        return "You can only take back your own move, before anyone else has moved."
+    if plan.reveals:
+        return "That move revealed hidden information (a card, a die roll), so it cannot be undone."
+    return None
+
+
+TURN_WINDOW = 64
+"""How many of the latest effective moves a `_TurnLog` keeps: far more than a turn has."""
+
+
+@dataclass(frozen=True)
+class _TurnLog:
+    """What planning an undo needs of a game, kept between moves so that offering the Undo button does
+    not replay the game each time: the turn keys of its latest effective states (`keys[i]` before the
+    move `versions[i]`, the last one now), and the state at `version`, to extend it by the next moves."""
+
+    version: int
+    state: Any
+    keys: tuple[Hashable | None, ...]
+    versions: tuple[int, ...]
+    whole: bool
+    """The keys go back to the start of the game."""
+
+    def extended(self, rules: Game, records: list[ActionRecord]) -> _TurnLog | None:
+        """With the log entries after `version` applied; None for an undo entry (its state is not kept)."""
+        if not records:
+            return self
+        state, keys, versions = self.state, list(self.keys), list(self.versions)
+        for record in records:
+            if record.action.get("kind") == UNDO:
+                return None
+            state = rules.apply(state, record.seat, record.action).state
+            keys.append(rules.turn_key(state))
+            versions.append(record.version)
+        cut = max(0, len(versions) - TURN_WINDOW)
+        return _TurnLog(
+            version=records[-1].version,
+            state=state,
+            keys=tuple(keys[cut:]),
+            versions=tuple(versions[cut:]),
+            whole=self.whole and cut == 0,
+        )
 
 
 """The log entry that takes the previous effective move back; replays pop a state on it."""

@@ -186,7 +186,13 @@ class Table:
             choices = move.rules.legal_actions(move.after, move.seat)
             view, rest = _seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
             content += "\n\n**Your turn continues:**" + _more_note(rest)
+        undoable = False  # offered only when `/undo` would accept it
         if move.result is None and not any(event.reveals for event in move.events):
+            try:
+                undoable = await self.service.can_undo(move.game, reply.interaction.user.id)
+            except Exception:  # the move is made: its confirmation and announcement still go
+                log.exception("could not tell whether game %s can be undone", move.game.id)
+        if undoable:
             view = view or discord.ui.View(timeout=None)
             view.add_item(GameButton(move.game.id, "undo", label="Undo", row=4))
         await reply.send(_clip(content), view=view)

@@ -4,12 +4,14 @@ Everyone in the channel sees the Approve and Refuse buttons of a vote, so a spec
 proposed, the player a replacement is about and a player who was replaced can all press them: each is
 refused ephemerally and the approvals already given stay recorded, so the vote still completes when
 the players approve. `/game abandon` has no buttons; its agreement is checked the same way.
+
+The Undo button on a move's confirmation is offered only when `/undo` would accept it.
 """
 
 from __future__ import annotations
 
 from bot.service import NOT_A_VOTER
-from tests.e2e.harness import World, open_game, take_turn, world
+from tests.e2e.harness import World, menu_choices, open_game, take_turn, world
 
 REFUSED = f"⚠️ {NOT_A_VOTER}"
 
@@ -161,4 +163,86 @@ async def test_a_replaced_player_no_longer_votes_on_anything(tmp_path):
         assert "abandoned by" in (await dave.slash(table, "game abandon")).content
         game = await w.bot.service.store.latest_game_in(table)
         assert game.status == "abandoned"
+        assert not w.server.errors, w.server.errors
+
+
+# ---- the Undo button --------------------------------------------------------------------------------
+
+
+async def _press(w: World, user, key: str):
+    """Take my turn, then the move `key` (a button, or an option of a select)."""
+    turn = w.turn_messages()[-1]
+    menu = await user.click(
+        turn.id, next(c for _, c, _ in user.buttons(turn.id) if c and c.endswith(":menu"))
+    )
+    assert not menu.content.startswith("⚠️"), menu.content
+    for _label, custom_id in menu_choices(menu):
+        if "|" not in custom_id and custom_id.endswith(f":{key}"):
+            done = await user.click(menu.message.id, custom_id)
+            break
+        if custom_id.endswith(f"|{key}"):
+            select_id, value = custom_id.split("|", 1)
+            done = await user.select(menu.message.id, select_id, [value])
+            break
+    else:
+        raise AssertionError(f"{key} is not offered: {menu_choices(menu)}")
+    assert done.content.startswith("✅"), done.content
+    await w.settle()
+    return done
+
+
+def _undo_button(user, result) -> str | None:
+    return next((c for label, c, _ in user.buttons(result.message.id) if label == "Undo"), None)
+
+
+async def test_no_undo_button_for_an_answer_inside_another_players_turn(tmp_path):
+    """Iron Bridge Gorge: bob takes a card and offers it to alice; her answer belongs to his turn, so
+    `/undo` refuses her and her confirmation has no Undo. Bob's first move of his turn has one, and it
+    takes the move back at once."""
+    async with world(tmp_path, users=("alice", "bob")) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game="iron-bridge-gorge", seed=4)
+        await _press(w, alice, "bid:0")
+        await _press(w, bob, "bid:1")  # the bids are revealed: bob plays first
+        before = (await _game(w))[0].state
+        took = await _press(w, bob, "take:stone-cutters")
+        undo = _undo_button(bob, took)
+        assert undo is not None, bob.buttons(took.message.id)
+        undone = await bob.click(took.message.id, undo)
+        assert undone.content == "↩️ Done: your last move taken back.", undone.content
+        await w.settle()
+        assert (await _game(w))[0].state == before
+
+        assert _undo_button(bob, await _press(w, bob, "take:stone-cutters")) is not None
+        assert _undo_button(bob, await _press(w, bob, "offer:0:stone-cutters")) is not None
+        declined = await _press(w, alice, "decline")
+        assert _undo_button(alice, declined) is None, alice.buttons(declined.message.id)
+        refused = await alice.slash(table, "undo")
+        assert refused.ephemeral and "Only bob can take back their own turn" in refused.content
+        assert not w.server.errors, w.server.errors
+
+
+async def test_no_undo_button_after_a_die_roll_earlier_in_the_turn(tmp_path):
+    """Iron & Brass: an undo takes back the whole turn in progress; once alice has rolled for her mine,
+    her later moves in that turn cannot be taken back, so they get no Undo."""
+    async with world(tmp_path, users=("alice", "bob")) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game="iron-and-brass", seed=4, options="board_size=10")
+        before = (await _game(w))[0].state
+        picked = await _press(w, alice, "pick:skirmisher")
+        undo = _undo_button(alice, picked)
+        assert undo is not None, alice.buttons(picked.message.id)
+        undone = await alice.click(picked.message.id, undo)
+        assert "taken back" in undone.content, undone.content
+        await w.settle()
+        assert (await _game(w))[0].state == before
+
+        mined = await _press(w, alice, "mine")  # a die roll
+        assert _undo_button(alice, mined) is None
+        picked = await _press(w, alice, "pick:skirmisher")
+        assert _undo_button(alice, picked) is None, alice.buttons(picked.message.id)
+        refused = await alice.slash(table, "undo")
+        assert refused.ephemeral and "revealed hidden information" in refused.content
         assert not w.server.errors, w.server.errors
