@@ -14,8 +14,8 @@ import random
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -44,7 +44,7 @@ from bot.timing import (
     reminder_due,
     valid_time_zone,
 )
-from bot.undo import UNDO, UndoPlan, plan_undo, undone_count
+from bot.undo import UNDO, UndoPlan, plan_undo, undo_span, undone_count
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 
@@ -106,6 +106,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
         self._cache_size = cache_size
+        self._turn_logs: OrderedDict[int, _TurnLog] = OrderedDict()
         #: Called after this process stored new timers, which may be due before the scheduler's next look.
         self.on_timers: Callable[[], None] | None = None
         #: Called after this process wrote outbox rows, so the delivery worker sends them at once.
@@ -293,7 +294,7 @@ class GameService:
         game = await self.open_game(channel_id)
         seats = await self.store.seats(game.id)
         if not is_admin:
-            if not any(seat.user_id == user_id for seat in seats):
+            if _held_seat(seats, user_id) is None:
                 raise UserError("Only the players or a moderator (Manage Channels) can abandon this game.")
             if game.status == GameStatus.LOBBY and user_id != game.host_id:
                 raise UserError("Only the host can close the lobby; you can `/game leave` it.")
@@ -617,15 +618,16 @@ class GameService:
         return (await self._replay_log(game, upto=upto))[0]
 
     async def _replay_log(
-        self, game: GameRecord, *, upto: int | None = None
+        self, game: GameRecord, *, upto: int | None = None, records: list[ActionRecord] | None = None
     ) -> tuple[list[Any], list[ActionRecord]]:
-        """One pass over the log: the effective states (every logged move applied, undone ones then
-        popped) and the effective moves between them, `states[i]` being the state before `moves[i]`."""
+        """One pass over the log (or over `records`, the log already read): the effective states (every
+        logged move applied, undone ones then popped) and the effective moves between them, `states[i]`
+        being the state before `moves[i]`."""
         rules = self.rules_for(game.kind)
         seats = await self.store.seats(game.id)
         states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
         moves: list[ActionRecord] = []
-        for record in await self.store.actions(game.id):
+        for record in records if records is not None else await self.store.actions(game.id):
             if upto is not None and record.version > upto:
                 break
             if record.action.get("kind") == UNDO:
@@ -657,22 +659,63 @@ class GameService:
         states, moves = await self._replay_log(game)
         return plan_undo(self.rules_for(game.kind), states, moves), states
 
+    async def _current_undo_plan(self, game: GameRecord) -> UndoPlan | None:
+        """The plan `_undo_plan` gives, without replaying the whole game on every call: from the turn
+        keys of the latest states (`_TurnLog`), then the log records of the moves it takes back."""
+        log = await self._turn_log(game)
+        span = undo_span(log.keys)
+        if span is None:
+            return None
+        start, in_progress = span
+        if start == 0 and not log.whole:  # the turn may begin before the keys kept: ask the full replay
+            return (await self._undo_plan(game))[0]
+        versions = log.versions[start:]
+        wanted = set(versions)
+        taken = [r for r in await self.store.actions(game.id, since=versions[0] - 1) if r.version in wanted]
+        return UndoPlan(moves=taken, owner=taken[0].seat, in_progress=in_progress)
+
+    async def _turn_log(self, game: GameRecord) -> _TurnLog:
+        """The game's `_TurnLog` brought up to its stored log: the moves logged since are applied to the
+        kept state; an undo entry among them (or nothing kept) means one full replay."""
+        rules = self.rules_for(game.kind)
+        log = self._turn_logs.get(game.id)
+        grown = None
+        if log is not None:
+            grown = log.extended(rules, await self.store.actions(game.id, since=log.version))
+        if grown is None:
+            records = await self.store.actions(game.id)
+            states, moves = await self._replay_log(game, records=records)
+            window = states[-TURN_WINDOW - 1 :]
+            grown = _TurnLog(
+                version=records[-1].version if records else 0,
+                state=states[-1],
+                keys=tuple(rules.turn_key(state) for state in window),
+                versions=tuple(move.version for move in moves[len(moves) + 1 - len(window) :]),
+                whole=len(window) == len(states),
+            )
+        current = self._states.get(game.id)
+        if current is not None and current[0] == grown.version and current[1] is not grown.state:
+            grown = replace(grown, state=current[1])  # one copy of the state in memory, not two
+        kept = self._turn_logs.get(game.id)
+        if kept is None or kept.version <= grown.version:
+            self._turn_logs[game.id] = grown
+            self._turn_logs.move_to_end(game.id)
+            while len(self._turn_logs) > self._cache_size:
+                self._turn_logs.popitem(last=False)
+        return grown
+
     async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, UndoPlan, list[str]]:
         """Check that the caller may take back their turn (or last move); returns the plan and who must
         approve: nobody when the caller only rewinds their own turn still in progress, as the guide's
         client does, or when nobody else plays."""
         game = await self.active_game(channel_id)
         seat = await self.require_seat(game, user_id)
-        plan, _ = await self._undo_plan(game)
         seats = await self.store.seats(game.id)
-        if plan is None or plan.owner != seat.seat or plan.moves[-1].user_id != user_id:
-            if plan is not None and plan.in_progress and len(plan.moves) > 1:
-                raise UserError(f"Only {seats[plan.owner].name} can take back their own turn.")
-            raise UserError("You can only take back your own move, before anyone else has moved.")
-        if plan.reveals:
-            raise UserError(
-                "That move revealed hidden information (a card, a die roll), so it cannot be undone."
-            )
+        plan = await self._current_undo_plan(game)
+        refusal = _undo_refusal(plan, seat, user_id, seats)
+        if refusal is not None:
+            raise UserError(refusal)
+        assert plan is not None
         await self.store.clear_votes(game.id, _undo_vote(plan.last_version))
         await self.store.add_vote(game.id, _undo_vote(plan.last_version), user_id)
         if plan.in_progress and plan.solitary:
@@ -680,17 +723,28 @@ class GameService:
         others = [s.name for s in _humans(seats) if s.user_id != user_id and not s.dropped]
         return game, plan, others
 
+    async def can_undo(self, game: GameRecord, user_id: int) -> bool:
+        """Whether `/undo` from this user would be accepted now, by the same checks as `undo_request`
+        (so the Undo button is offered only then); nothing is recorded."""
+        if game.status != GameStatus.ACTIVE:
+            return False
+        seats = await self.store.seats(game.id)
+        seat = next((s for s in seats if s.user_id == user_id), None)
+        if seat is None:
+            return False
+        return _undo_refusal(await self._current_undo_plan(game), seat, user_id, seats) is None
+
     async def undo_vote(
         self, game_id: int, user_id: int, version: int, approve: bool
     ) -> tuple[str, Move | None]:
         """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done)."""
         async with self._lock(game_id):
             game, seats = await self._playing(game_id)
-            mine = next((s for s in seats if s.user_id == user_id), None)
-            if mine is None:
-                raise UserError("Only the players of this game decide on an undo.")
+            _voter(seats, user_id)
             plan, states = await self._undo_plan(game)
-            if plan is None or plan.last_version != version or game.version != version:
+            # The vote is on the plan ending at `version`: still the plan if nothing effective came after
+            # it, even when the log's last entry is an undo of a later move (the game's version then).
+            if plan is None or plan.last_version != version:
                 raise UserError("The game has moved on since that request, so it no longer applies.")
             if plan.moves[-1].user_id == user_id:
                 raise UserError("You asked for this undo; the other players decide.")
@@ -754,7 +808,7 @@ class GameService:
         if not is_admin:
             if not any(s.user_id == requester for s in seats):
                 raise UserError("Only the players or a moderator (Manage Channels) can replace a player.")
-            kind = f"replace:{old_user}:{new_user}"
+            kind = _replace_vote(old_user, new_user)
             agreed = await self.store.add_vote(game.id, kind, requester)
             missing = [s.name for s in _humans(seats) if s.user_id not in agreed and s.user_id != old_user]
             if missing:
@@ -766,12 +820,29 @@ class GameService:
     async def replace_vote(
         self, game_id: int, voter: int, old_user: int, new_user: int, new_name: str
     ) -> tuple[GameRecord, bool, list[str]]:
-        game = await self.store.game(game_id)
-        if game is None or game.status != GameStatus.ACTIVE:
-            raise UserError("That game is not being played.")
+        """A player approves a proposed substitute (the player being replaced does not vote)."""
+        game = await self._replacement_voted(game_id, voter, old_user, new_user)
         return await self.replace_request(
             game.channel_id, voter, old_user, new_user, new_name, is_admin=False
         )
+
+    async def replace_refuse(self, game_id: int, voter: int, old_user: int, new_user: int) -> GameRecord:
+        """A player refuses a proposed substitute: the proposal and its approvals are dropped."""
+        game = await self._replacement_voted(game_id, voter, old_user, new_user)
+        await self.store.clear_votes(game.id, _replace_vote(old_user, new_user))
+        return game
+
+    async def _replacement_voted(self, game_id: int, voter: int, old_user: int, new_user: int) -> GameRecord:
+        """Refuse a vote on a replacement from anyone but the players who decide it, or on one that no
+        longer applies."""
+        game = await self.store.game(game_id)
+        if game is None or game.status != GameStatus.ACTIVE:
+            raise UserError("That game is not being played.")
+        seats = await self.store.seats(game.id)
+        _voter(seats, voter, about=old_user)
+        if _held_seat(seats, old_user) is None or _held_seat(seats, new_user) is not None:
+            raise UserError("That replacement no longer applies: the seat has changed hands since.")
+        return game
 
     async def take_seat(self, game_id: int, seat: Seat, user_id: int, name: str) -> GameRecord:
         """A substitute takes a seat whose player was dropped by the clock."""
@@ -903,6 +974,81 @@ class GameService:
 def _humans(seats: list[SeatRecord]) -> list[SeatRecord]:
     """The seats people sit in: computer seats (negative ids) never vote."""
     return [seat for seat in seats if seat.user_id > 0]
+
+
+def _held_seat(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:
+    """The seat `user_id` holds now. A player who was replaced holds none: the seat has their
+    substitute's id."""
+    return next((seat for seat in _humans(seats) if seat.user_id == user_id), None)
+
+
+NOT_A_VOTER = "Only the players of this game vote on this."
+
+
+def _voter(seats: list[SeatRecord], user_id: int, *, about: int | None = None) -> SeatRecord:
+    """The seat an Approve or Refuse is pressed from; anyone else is refused and nothing changes. The
+    player a replacement is `about` does not vote on it either."""
+    seat = _held_seat(seats, user_id)
+    if seat is None:
+        raise UserError(NOT_A_VOTER)
+    if user_id == about:
+        raise UserError("This vote is about your own seat, so the other players decide.")
+    return seat
+
+
+def _replace_vote(old_user: int, new_user: int) -> str:
+    return f"replace:{old_user}:{new_user}"
+
+
+def _undo_refusal(
+    plan: UndoPlan | None, seat: SeatRecord, user_id: int, seats: list[SeatRecord]
+) -> str | None:
+    """Why `/undo` from this seat is refused now, or None when it is accepted."""
+    if plan is None or plan.owner != seat.seat or plan.moves[-1].user_id != user_id:
+        if plan is not None and plan.in_progress and len(plan.moves) > 1:
+            return f"Only {seats[plan.owner].name} can take back their own turn."
+        return "You can only take back your own move, before anyone else has moved."
+    if plan.reveals:
+        return "That move revealed hidden information (a card, a die roll), so it cannot be undone."
+    return None
+
+
+TURN_WINDOW = 64
+"""How many of the latest effective moves a `_TurnLog` keeps: far more than a turn has."""
+
+
+@dataclass(frozen=True)
+class _TurnLog:
+    """What planning an undo needs of a game, kept between moves so that offering the Undo button does
+    not replay the game each time: the turn keys of its latest effective states (`keys[i]` before the
+    move `versions[i]`, the last one now), and the state at `version`, to extend it by the next moves."""
+
+    version: int
+    state: Any
+    keys: tuple[Hashable | None, ...]
+    versions: tuple[int, ...]
+    whole: bool
+    """The keys go back to the start of the game."""
+
+    def extended(self, rules: Game, records: list[ActionRecord]) -> _TurnLog | None:
+        """With the log entries after `version` applied; None for an undo entry (its state is not kept)."""
+        if not records:
+            return self
+        state, keys, versions = self.state, list(self.keys), list(self.versions)
+        for record in records:
+            if record.action.get("kind") == UNDO:
+                return None
+            state = rules.apply(state, record.seat, record.action).state
+            keys.append(rules.turn_key(state))
+            versions.append(record.version)
+        cut = max(0, len(versions) - TURN_WINDOW)
+        return _TurnLog(
+            version=records[-1].version,
+            state=state,
+            keys=tuple(keys[cut:]),
+            versions=tuple(versions[cut:]),
+            whole=self.whole and cut == 0,
+        )
 
 
 """The log entry that takes the previous effective move back; replays pop a state on it."""

@@ -191,7 +191,13 @@ class Table:
             choices = move.rules.legal_actions(move.after, move.seat)
             view, rest = _seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
             content += "\n\n**Your turn continues:**" + _more_note(rest)
+        undoable = False  # offered only when `/undo` would accept it
         if move.result is None and not any(event.reveals for event in move.events):
+            try:
+                undoable = await self.service.can_undo(move.game, reply.interaction.user.id)
+            except Exception:  # the move is made: its confirmation and announcement still go
+                log.exception("could not tell whether game %s can be undone", move.game.id)
+        if undoable:
             view = view or discord.ui.View(timeout=None)
             view.add_item(GameButton(move.game.id, "undo", label="Undo", row=4))
         await reply.send(_clip(content), view=view)
@@ -496,11 +502,12 @@ class Table:
         await reply.send(f"↩️ Your request is posted in <#{game.channel_id}>.")
 
     async def _vote(self, reply: Reply, game_id: int, key: str | None, approve: bool) -> None:
+        """Approve or Refuse under a vote; the service refuses anyone not seated in the game now."""
         user = reply.interaction.user
-        if key and key.startswith("undo-"):
-            outcome, move = await self.service.undo_vote(
-                game_id, user.id, int(key.removeprefix("undo-")), approve
-            )
+        undo = re.fullmatch(r"undo-(\d+)", key or "")
+        replacement = re.fullmatch(r"replace-(\d+)-(\d+)", key or "")
+        if undo:
+            outcome, move = await self.service.undo_vote(game_id, user.id, int(undo.group(1)), approve)
             if outcome == "refused":
                 await reply.send(f"❌ {user.mention} refused the undo; the move stands.", ephemeral=False)
             elif outcome == "waiting":
@@ -512,15 +519,15 @@ class Table:
                 assert move is not None
                 self.spawn(self.drive_ai(game_id), f"ai-{game_id}-{move.version}")
             return
-        if key and key.startswith("replace-"):
-            _, old, new = key.split("-")
+        if replacement:
+            old, new = int(replacement.group(1)), int(replacement.group(2))
             if not approve:
-                await self.service.store.clear_votes(game_id, f"replace:{old}:{new}")
+                await self.service.replace_refuse(game_id, user.id, old, new)
                 await reply.send(f"❌ {user.mention} refused the replacement.", ephemeral=False)
                 return
-            name = await self._display_name(reply.interaction, int(new))
-            game, done, missing = await self.service.replace_vote(game_id, user.id, int(old), int(new), name)
-            await self._after_replace(reply, game, int(old), int(new), done, missing)
+            name = await self._display_name(reply.interaction, new)
+            game, done, missing = await self.service.replace_vote(game_id, user.id, old, new, name)
+            await self._after_replace(reply, game, old, new, done, missing)
             return
         raise UserError("That vote is from an older version of the bot.")
 

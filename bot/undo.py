@@ -9,7 +9,7 @@ and to the commit, all from the stored log.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,18 +51,28 @@ class UndoPlan:
 
 def plan_undo(rules: Game, states: Sequence[Any], moves: Sequence[Any]) -> UndoPlan | None:
     """`states[i]` is the state before `moves[i]`; `states[-1]` is the current one."""
-    if not moves:
+    span = undo_span([rules.turn_key(state) for state in states])
+    if span is None:
         return None
-    keys = [rules.turn_key(state) for state in states]
-    count = len(moves)
+    start, in_progress = span
+    taken = list(moves[start:])
+    return UndoPlan(moves=taken, owner=taken[0].seat, in_progress=in_progress)
+
+
+def undo_span(keys: Sequence[Hashable | None]) -> tuple[int, bool] | None:
+    """The same decision from the states' turn keys alone (`keys[i]` before move i, the last one now):
+    the index of the first move taken back, and whether that turn is still in progress. None when no
+    move was made."""
+    count = len(keys) - 1
+    if count <= 0:
+        return None
     if keys[-1] is None:
-        return UndoPlan(moves=[moves[-1]], owner=moves[-1].seat, in_progress=False)
+        return count - 1, False
     start = _turn_start(keys, count, keys[count])
     in_progress = start < count
     if not in_progress:  # nothing done yet in this turn: the previous player's turn
         start = _turn_start(keys, count, keys[count - 1])
-    taken = list(moves[start:])
-    return UndoPlan(moves=taken, owner=taken[0].seat, in_progress=in_progress)
+    return start, in_progress
 
 
 def _turn_start(keys: Sequence[Any], end: int, key: Any) -> int:

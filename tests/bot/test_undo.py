@@ -105,3 +105,103 @@ def test_iron_and_brass_turn_of_up_to_four_actions():
     table.play(seat, hire)
     plan = table.plan()
     assert plan.in_progress and plan.owner == seat and len(plan.moves) == 2
+
+
+async def test_an_undo_asked_after_another_undo_can_be_approved(tmp_path):
+    """Bob passes, alice pledges and the table takes her pledge back: bob's pass is the last move again
+    and `/undo` accepts his request. The log's last entry is now the undo, so the game's version is past
+    his move's; the approval must still take it back (it used to be refused as 'moved on' every time)."""
+    from bot.service import GameService
+    from bot.store import Store
+
+    store = await Store.open(f"sqlite:///{tmp_path / 'games.db'}")
+    service = GameService(store)
+    alice, bob = 1, 2
+    try:
+        game = await service.new_game(
+            kind="test-highcard", guild_id=1, channel_id=1, user_id=alice, name="alice", seed=4
+        )
+        await service.join(1, bob, "bob")
+        await service.start(1, alice)
+        for user, key in ((alice, "pledge:4"), (bob, "pledge:16"), (alice, "pass"), (bob, "pass")):
+            await service.play(game.id, user, key=key)
+        passed = await store.game(game.id)
+        await service.play(game.id, alice, key="pledge:5")
+        _, plan, _ = await service.undo_request(1, alice)
+        assert (await service.undo_vote(game.id, bob, plan.last_version, True))[0] == "done"
+        _, plan, others = await service.undo_request(1, bob)
+        assert plan.last_version == passed.version and others == ["alice"]
+        outcome, move = await service.undo_vote(game.id, alice, plan.last_version, True)
+        assert outcome == "done" and move.events[0].text.startswith("bob took back")
+        assert (await service.state(await store.game(game.id))).drawer == 1  # bob draws or passes again
+    finally:
+        await store.close()
+
+
+async def test_the_kept_turn_keys_plan_as_the_full_replay(tmp_path, monkeypatch):
+    """The Undo button asks `can_undo` after every move, which plans from the turn keys the service keeps
+    between moves instead of replaying the game. Through random games with undos, moves made between
+    two looks, and a window smaller than a turn (so the cut and the full-replay fallback both happen),
+    it plans exactly as the full replay does."""
+    import random
+
+    from bot import service as service_module
+    from bot.service import GameService
+    from bot.store import GameStatus, Store
+
+    monkeypatch.setattr(service_module, "TURN_WINDOW", 3)
+    store = await Store.open(f"sqlite:///{tmp_path / 'games.db'}")
+    service = GameService(store)
+
+    def shape(plan):
+        return plan and ([m.version for m in plan.moves], plan.owner, plan.in_progress)
+
+    try:
+        games = (("iron-bridge-gorge", 3), ("city-heroes", 3), ("iron-and-brass", 2), ("test-highcard", 2))
+        for channel, (kind, players) in enumerate(games, start=1):
+            game = await service.new_game(
+                kind=kind, guild_id=1, channel_id=channel, user_id=1, name="p1", seed=3
+            )
+            for user in range(2, players + 1):
+                await service.join(channel, user, f"p{user}")
+            await service.start(channel, 1)
+            rng = random.Random(kind)
+            undone = 0
+            for _ in range(150):
+                game = await store.game(game.id)
+                if game.status != GameStatus.ACTIVE:
+                    break
+                if rng.random() < 0.5:  # sometimes several moves are made between two looks
+                    kept = await service._current_undo_plan(game)
+                    full, _ = await service._undo_plan(game)
+                    assert shape(kept) == shape(full), (kind, game.version)
+                    assert [m.model_dump() for m in (kept.moves if kept else [])] == [
+                        m.model_dump() for m in (full.moves if full else [])
+                    ]
+                    for seat in await store.seats(game.id):
+                        accepted = True
+                        try:
+                            await service.undo_request(channel, seat.user_id)
+                        except service_module.UserError:
+                            accepted = False
+                        assert await service.can_undo(game, seat.user_id) == accepted, (kind, game.version)
+                    if rng.random() < 0.2 and full and not full.reveals:
+                        asker = full.moves[-1].user_id
+                        if asker > 0 and await service.can_undo(game, asker):
+                            _, plan, others = await service.undo_request(channel, asker)
+                            if others:
+                                for seat in await store.seats(game.id):
+                                    if seat.user_id != asker:
+                                        await service.undo_vote(
+                                            game.id, seat.user_id, plan.last_version, True
+                                        )
+                            else:
+                                await service.undo_alone(channel, asker)
+                            undone += 1
+                            continue
+                seat = rng.choice(sorted(await service.to_act(game)))
+                choices = await service.choices(game, seat)
+                await service.play(game.id, seat + 1, key=rng.choice(choices).key)
+            assert undone, kind
+    finally:
+        await store.close()

@@ -1,0 +1,248 @@
+"""Votes through Discord: only the players seated now decide an undo, a replacement or an abandon.
+
+Everyone in the channel sees the Approve and Refuse buttons of a vote, so a spectator, the substitute
+proposed, the player a replacement is about and a player who was replaced can all press them: each is
+refused ephemerally and the approvals already given stay recorded, so the vote still completes when
+the players approve. `/game abandon` has no buttons; its agreement is checked the same way.
+
+The Undo button on a move's confirmation is offered only when `/undo` would accept it.
+"""
+
+from __future__ import annotations
+
+from bot.service import NOT_A_VOTER
+from tests.e2e.harness import World, menu_choices, open_game, take_turn, world
+
+REFUSED = f"⚠️ {NOT_A_VOTER}"
+
+
+async def _votes(w: World, kind: str) -> set[int]:
+    """Who has approved the vote `kind` of the channel's game, as stored."""
+    game = await w.bot.service.store.latest_game_in(w.channels["table"])
+    rows = await w.bot.service.store._db.fetchall(
+        "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game.id, kind)
+    )
+    return {row[0] for row in rows}
+
+
+async def _game(w: World):
+    game = await w.bot.service.store.latest_game_in(w.channels["table"])
+    return game, await w.bot.service.store.seats(game.id)
+
+
+async def _outsiders_press(w: World, message_id: int, users, *, refusal: str = REFUSED) -> None:
+    """Each of `users` presses Approve, then Refuse: every press is refused, only to them."""
+    for user in users:
+        for label, custom_id, _ in user.buttons(message_id):
+            pressed = await user.click(message_id, custom_id)
+            assert pressed.ephemeral, (user.name, label, pressed.content)
+            assert pressed.content == refusal, (user.name, label, pressed.content)
+    await w.settle()
+
+
+async def test_undo_votes_are_decided_by_the_seated_players_only(tmp_path):
+    async with world(tmp_path, users=("alice", "bob", "carol", "dave")) as w:
+        alice, bob, carol, dave = (w.users[n] for n in ("alice", "bob", "carol", "dave"))
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol], seed=4)
+        before = (await _game(w))[0].state
+        await take_turn(w, "table", alice, lambda c: c[0])  # a pledge reveals nothing
+        await w.settle()
+        pledged = (await _game(w))[0]
+        asked = await alice.slash(table, "undo")
+        assert "Waiting for: bob, carol" in asked.content, asked.content
+        kind = f"undo:{pledged.version}"
+        messages_before = len(w.public())
+
+        await _outsiders_press(w, asked.message.id, [dave])
+        assert await _votes(w, kind) == {alice.id}
+        assert len(w.public()) == messages_before  # nothing was said in the channel
+        ids = {label: cid for label, cid, _ in bob.buttons(asked.message.id)}
+        waiting = await bob.click(asked.message.id, ids["Approve"])
+        assert "approves the undo; waiting" in waiting.content and not waiting.ephemeral
+        await _outsiders_press(w, asked.message.id, [dave])  # a spectator's Refuse wipes nothing
+        assert await _votes(w, kind) == {alice.id, bob.id}
+        done = await carol.click(asked.message.id, ids["Approve"])
+        assert "Everyone agreed" in done.content, done.content
+        await w.settle()
+        game, _ = await _game(w)
+        assert game.state == before and game.version == pledged.version + 1
+
+        # a seated player's Refuse still cancels the request, and the move stands
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        pledged = (await _game(w))[0]
+        asked = await alice.slash(table, "undo")
+        ids = {label: cid for label, cid, _ in bob.buttons(asked.message.id)}
+        refused = await bob.click(asked.message.id, ids["Refuse"])
+        assert "refused the undo; the move stands" in refused.content and not refused.ephemeral
+        await w.settle()
+        assert await _votes(w, f"undo:{pledged.version}") == set()
+        assert (await _game(w))[0].version == pledged.version
+        assert not w.server.errors, w.server.errors
+
+
+async def test_replacement_votes_are_decided_by_the_other_seated_players_only(tmp_path):
+    async with world(tmp_path, users=("alice", "bob", "carol", "dave", "erin")) as w:
+        alice, bob, carol, dave, erin = (w.users[n] for n in ("alice", "bob", "carol", "dave", "erin"))
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol], seed=3)
+        kind = f"replace:{bob.id}:{erin.id}"
+
+        asked = await alice.slash(table, "game replace", old=bob.id, new=erin.id)
+        assert "Still to agree: carol" in asked.content, asked.content
+        await _outsiders_press(w, asked.message.id, [dave, erin])  # a spectator, the substitute
+        await _outsiders_press(  # the player the vote is about
+            w,
+            asked.message.id,
+            [bob],
+            refusal="⚠️ This vote is about your own seat, so the other players decide.",
+        )
+        assert await _votes(w, kind) == {alice.id}
+        ids = {label: cid for label, cid, _ in carol.buttons(asked.message.id)}
+        refused = await carol.click(asked.message.id, ids["Refuse"])
+        assert "refused the replacement" in refused.content and not refused.ephemeral
+        await w.settle()
+        assert await _votes(w, kind) == set()
+        assert [s.user_id for s in (await _game(w))[1]] == [alice.id, bob.id, carol.id]
+
+        asked = await alice.slash(table, "game replace", old=bob.id, new=erin.id)
+        await _outsiders_press(w, asked.message.id, [dave, erin])
+        assert await _votes(w, kind) == {alice.id}
+        ids = {label: cid for label, cid, _ in carol.buttons(asked.message.id)}
+        agreed = await carol.click(asked.message.id, ids["Approve"])
+        assert "now plays in" in agreed.content, agreed.content
+        await w.settle()
+        assert [s.user_id for s in (await _game(w))[1]] == [alice.id, erin.id, carol.id]
+        assert not w.server.errors, w.server.errors
+
+
+async def test_a_replaced_player_no_longer_votes_on_anything(tmp_path):
+    users = ("alice", "bob", "carol", "dave", "erin", "frank")
+    async with world(tmp_path, users=users) as w:
+        alice, bob, carol, dave, erin, frank = (w.users[n] for n in users)
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol], seed=3)
+        asked = await alice.slash(table, "game replace", old=bob.id, new=erin.id)
+        ids = {label: cid for label, cid, _ in carol.buttons(asked.message.id)}
+        assert "now plays in" in (await carol.click(asked.message.id, ids["Approve"])).content
+        await w.settle()
+
+        # an undo vote: bob's old seat is erin's now
+        await take_turn(w, "table", alice, lambda c: c[0])
+        await w.settle()
+        game, _ = await _game(w)
+        asked = await alice.slash(table, "undo")
+        assert "Waiting for: erin, carol" in asked.content, asked.content
+        await _outsiders_press(w, asked.message.id, [bob, frank])
+        assert await _votes(w, f"undo:{game.version}") == {alice.id}
+        ids = {label: cid for label, cid, _ in erin.buttons(asked.message.id)}
+        assert "waiting" in (await erin.click(asked.message.id, ids["Approve"])).content
+        assert "Everyone agreed" in (await carol.click(asked.message.id, ids["Approve"])).content
+        await w.settle()
+
+        # a replacement vote on another seat
+        asked = await alice.slash(table, "game replace", old=carol.id, new=dave.id)
+        assert "Still to agree: erin" in asked.content, asked.content
+        await _outsiders_press(w, asked.message.id, [bob, frank])
+        assert await _votes(w, f"replace:{carol.id}:{dave.id}") == {alice.id}
+        ids = {label: cid for label, cid, _ in erin.buttons(asked.message.id)}
+        assert "now plays in" in (await erin.click(asked.message.id, ids["Approve"])).content
+        await w.settle()
+        assert [s.user_id for s in (await _game(w))[1]] == [alice.id, erin.id, dave.id]
+
+        # abandoning: agreed with the command by every player seated now, no buttons
+        wants = await alice.slash(table, "game abandon")
+        assert "Still to agree with `/game abandon`: erin, dave" in wants.content, wants.content
+        assert not any(label for label, _, _ in alice.buttons(wants.message.id))
+        for outsider in (bob, carol, frank):  # two replaced players and a spectator
+            refused = await outsider.slash(table, "game abandon")
+            assert refused.ephemeral and "Only the players or a moderator" in refused.content
+        assert await _votes(w, "abandon") == {alice.id}
+        assert "Still to agree" in (await erin.slash(table, "game abandon")).content
+        assert "abandoned by" in (await dave.slash(table, "game abandon")).content
+        game = await w.bot.service.store.latest_game_in(table)
+        assert game.status == "abandoned"
+        assert not w.server.errors, w.server.errors
+
+
+# ---- the Undo button --------------------------------------------------------------------------------
+
+
+async def _press(w: World, user, key: str):
+    """Take my turn, then the move `key` (a button, or an option of a select)."""
+    turn = w.turn_messages()[-1]
+    menu = await user.click(
+        turn.id, next(c for _, c, _ in user.buttons(turn.id) if c and c.endswith(":menu"))
+    )
+    assert not menu.content.startswith("⚠️"), menu.content
+    for _label, custom_id in menu_choices(menu):
+        if "|" not in custom_id and custom_id.endswith(f":{key}"):
+            done = await user.click(menu.message.id, custom_id)
+            break
+        if custom_id.endswith(f"|{key}"):
+            select_id, value = custom_id.split("|", 1)
+            done = await user.select(menu.message.id, select_id, [value])
+            break
+    else:
+        raise AssertionError(f"{key} is not offered: {menu_choices(menu)}")
+    assert done.content.startswith("✅"), done.content
+    await w.settle()
+    return done
+
+
+def _undo_button(user, result) -> str | None:
+    return next((c for label, c, _ in user.buttons(result.message.id) if label == "Undo"), None)
+
+
+async def test_no_undo_button_for_an_answer_inside_another_players_turn(tmp_path):
+    """Iron Bridge Gorge: bob takes a card and offers it to alice; her answer belongs to his turn, so
+    `/undo` refuses her and her confirmation has no Undo. Bob's first move of his turn has one, and it
+    takes the move back at once."""
+    async with world(tmp_path, users=("alice", "bob")) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game="iron-bridge-gorge", seed=4)
+        await _press(w, alice, "bid:0")
+        await _press(w, bob, "bid:1")  # the bids are revealed: bob plays first
+        before = (await _game(w))[0].state
+        took = await _press(w, bob, "take:stone-cutters")
+        undo = _undo_button(bob, took)
+        assert undo is not None, bob.buttons(took.message.id)
+        undone = await bob.click(took.message.id, undo)
+        assert undone.content == "↩️ Done: your last move taken back.", undone.content
+        await w.settle()
+        assert (await _game(w))[0].state == before
+
+        assert _undo_button(bob, await _press(w, bob, "take:stone-cutters")) is not None
+        assert _undo_button(bob, await _press(w, bob, "offer:0:stone-cutters")) is not None
+        declined = await _press(w, alice, "decline")
+        assert _undo_button(alice, declined) is None, alice.buttons(declined.message.id)
+        refused = await alice.slash(table, "undo")
+        assert refused.ephemeral and "Only bob can take back their own turn" in refused.content
+        assert not w.server.errors, w.server.errors
+
+
+async def test_no_undo_button_after_a_die_roll_earlier_in_the_turn(tmp_path):
+    """Iron & Brass: an undo takes back the whole turn in progress; once alice has rolled for her mine,
+    her later moves in that turn cannot be taken back, so they get no Undo."""
+    async with world(tmp_path, users=("alice", "bob")) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game="iron-and-brass", seed=4, options="board_size=10")
+        before = (await _game(w))[0].state
+        picked = await _press(w, alice, "pick:skirmisher")
+        undo = _undo_button(alice, picked)
+        assert undo is not None, alice.buttons(picked.message.id)
+        undone = await alice.click(picked.message.id, undo)
+        assert "taken back" in undone.content, undone.content
+        await w.settle()
+        assert (await _game(w))[0].state == before
+
+        mined = await _press(w, alice, "mine")  # a die roll
+        assert _undo_button(alice, mined) is None
+        picked = await _press(w, alice, "pick:skirmisher")
+        assert _undo_button(alice, picked) is None, alice.buttons(picked.message.id)
+        refused = await alice.slash(table, "undo")
+        assert refused.ephemeral and "revealed hidden information" in refused.content
+        assert not w.server.errors, w.server.errors
