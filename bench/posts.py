@@ -234,20 +234,16 @@ async def _restart(server: FakeDiscord, watcher: TurnWatcher, table: Table) -> t
 
 # ---- faults ------------------------------------------------------------------------------------
 def _inject_faults(server: FakeDiscord) -> tuple[list[str], list[str]]:
-    """Faults on POST/PATCH of channel messages; returns (what was added, what the emulator refused).
-
-    TODO: written against the announced `server.faults.add(method=, path=, status=, times=,
-    probability=, retry_after=, after_create=, drop=)` before it existed on this branch: check the
-    path convention (full path or below /api/v10; the regex matches both), whether `drop` needs a
-    status, and seed the faults if the emulator offers a seed, once the emulator branch lands."""
+    """Faults on POST/PATCH of channel messages, each rule seeded so a run replays; returns (what was
+    added, what the emulator refused)."""
     faults = getattr(server, "faults", None)
     if faults is None:
         return [], ["this emulator has no fault injection (FakeDiscord.faults)"]
     added, refused = [], []
-    for method in ("POST", "PATCH"):
-        for label, options in FAULTS:
+    for offset, method in enumerate(("POST", "PATCH")):
+        for index, (label, options) in enumerate(FAULTS):
             try:
-                faults.add(method=method, path=MESSAGE_PATH, **options)
+                faults.add(method=method, path=MESSAGE_PATH, seed=offset * 10 + index, **options)
             except (TypeError, ValueError) as problem:
                 refused.append(f"{method} {label}: {problem}")
             else:

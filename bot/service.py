@@ -443,6 +443,7 @@ class GameService:
         owed = announcer.announce(
             table, game.version + 1, before, after, events, result, note=note, computer=computer
         )
+        dumped = rules.dump_state(after)
         try:
             version = await self.store.commit_move(
                 game,
@@ -450,7 +451,7 @@ class GameService:
                 user_id=user_id,
                 action=action_json,
                 events=[event.model_dump(mode="json") for event in events],
-                state=rules.dump_state(after),
+                state=dumped,
                 interaction_id=interaction_id,
                 finished_result=result.model_dump_json() if result is not None else None,
                 timers=timers,
@@ -467,8 +468,12 @@ class GameService:
         self._remember(game.id, version, after)
         self._timers_planned(timers)
         self._outbox_written()
-        committed = game.model_copy(
-            update={"version": version, "status": GameStatus.FINISHED if result else GameStatus.ACTIVE}
+        committed = game.model_copy(  # the record as stored now, state included (the cache may forget it)
+            update={
+                "version": version,
+                "state": dumped,
+                "status": GameStatus.FINISHED if result else GameStatus.ACTIVE,
+            }
         )
         return Move(
             game=committed,

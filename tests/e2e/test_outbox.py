@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from bot.emulator.model import StoredMessage
+from bot.emulator.model import P_SEND_MESSAGES, P_VIEW_CHANNEL, StoredMessage
 from tests.e2e.harness import World, open_game, play_out, world
-from tests.quality.support import handoffs
+from tests.quality.support import handoffs, shows_move
 
 
 async def _log(w: World):
@@ -74,10 +74,8 @@ async def test_one_post_per_handoff_with_pings_and_edits_in_place(tmp_path):
         assert all(not m.pinged_users for m in edits)
         # every move's lines reached the channel: the last version of the posts shows them all
         _, _, records, _ = await _log(w)
-        shown = "\n".join(m.content for m in w.public())
         for record in records[-10:]:
-            for event in record.events:
-                assert event["text"].split(" ")[-1] in shown
+            assert shows_move(w.server, table, record), record.events
         assert not w.server.errors, w.server.errors
 
 
@@ -205,3 +203,35 @@ async def test_at_most_one_dm_per_seat_per_post_and_never_the_public_picture(tmp
             for dm in user.dms():
                 assert not {data for _, data, _ in dm.files} & public_pictures
         assert not w.server.errors, w.server.errors
+
+
+async def test_a_channel_the_bot_may_not_post_in_is_reported_by_game_status(tmp_path):
+    """Permissions taken away: the post cannot succeed, so it ends with its reason, and `/game status`
+    tells the players why the table went quiet; once posting works again, the next post clears it."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game="iron-bridge-gorge", seed=6)
+        everyone = w.server.world.guilds[w.guild].everyone_role
+        granted, allowed = w.server.world.permissions(w.guild, w.server.bot_user_id), everyone.permissions
+        everyone.permissions &= ~P_SEND_MESSAGES  # nobody may post here any more, the bot included
+        w.server.set_bot_permissions(w.guild, P_VIEW_CHANNEL)
+        game = await w.bot.service.store.latest_game_in(table)
+        before = len(w.turn_messages())
+        for _ in range(30):  # until a move owes a post (edits of the live post fail the same way)
+            if (await w.bot.service.store.game(game.id)).channel_lost is not None:
+                break
+            await play_out(w, "table", [alice, bob], seed=1, moves_wanted=1)
+            await w.settle()
+        assert len(w.turn_messages()) == before, [m.content[:80] for m in w.turn_messages()]
+        status = await bob.slash(table, "game status")
+        assert "lost its channel" in status.content and "may not post" in status.content
+        everyone.permissions = allowed
+        w.server.set_bot_permissions(w.guild, granted)
+        for _ in range(30):
+            if len(w.turn_messages()) > before:
+                break
+            await play_out(w, "table", [alice, bob], seed=2, moves_wanted=1)
+            await w.settle()
+        assert (await w.bot.service.store.game(game.id)).channel_lost is None
+        assert "lost its channel" not in (await bob.slash(table, "game status")).content
