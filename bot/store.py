@@ -702,33 +702,38 @@ class Store:
         return json.loads(row[0]) if row else None
 
     async def claim_outbox(
-        self, now: float, *, limit: int = 200, shards: Shards | None = None
+        self, now: float, *, limit: int = 200, shards: Shards | None = None, stale_after: float = 300.0
     ) -> list[OutboxRow]:
         """Take the due deliveries, oldest first, so one worker sends each: a row is skipped while an
-        earlier row of its game still waits (a retry's backoff), so a game's deliveries keep their order
-        (an edit needs the post before it). Repaints wait at the end of a game's queue and hold nothing up.
+        earlier row of its game still waits (a retry's backoff) or is being sent, so a game's deliveries
+        keep their order (an edit needs the post before it). Repaints wait at the end of a game's queue
+        and hold nothing up.
 
-        Claims are released by `outbox_done`/`outbox_retry`; a process that dies holding some leaves
-        them claimed until its successor calls `release_outbox_claims` at start-up."""
+        Claims are released by `outbox_done`/`outbox_retry`; one older than `stale_after` (its worker
+        died, or lost its database mid-send) is taken again, and a restarted process takes back its own
+        at once (`release_outbox_claims`)."""
+        stale = now - stale_after
         blocked = (
             " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id AND p.status = 'pending'"
-            " AND p.id < o.id AND p.kind != 'repaint' AND (p.due_at > ? OR p.claimed_at IS NOT NULL))"
+            " AND p.id < o.id AND p.kind != 'repaint' AND (p.due_at > ? OR p.claimed_at >= ?))"
         )
         select = (
-            "SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.claimed_at IS NULL AND o.due_at <= ?"
+            "SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.due_at <= ?"
+            " AND (o.claimed_at IS NULL OR o.claimed_at < ?)"
             + blocked
             + _games_on(shards, "o.game_id")
             + " ORDER BY o.id LIMIT ?"
         )
+        params = (float(now), float(stale), float(now), float(stale), limit)
         async with self._db.transaction() as tx:
             if self._db.dialect == POSTGRESQL:
                 rows = await tx.fetchall(
                     "UPDATE outbox SET claimed_at = ? WHERE id IN (" + select + " FOR UPDATE SKIP LOCKED)"
                     " RETURNING *",
-                    (float(now), float(now), float(now), limit),
+                    (float(now), *params),
                 )
             else:
-                ids = [row[0] for row in await tx.fetchall(select, (now, now, limit))]
+                ids = [row[0] for row in await tx.fetchall(select, params)]
                 rows = []
                 for row_id in ids:
                     row = await tx.fetchone(
