@@ -21,7 +21,7 @@ def _row(kind: str, due: float = 0.0, **payload) -> Delivery:
 
 
 async def _move(store: Store, game, deliveries: list[Delivery]):
-    version = await store.commit_move(
+    await store.commit_move(
         game,
         seat=0,
         user_id=100,
