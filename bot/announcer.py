@@ -2,8 +2,9 @@
 
 The table speaks once per handoff. A move that hands the game to other seats (someone new must act),
 that the rules core marks as urgent for everyone (`Event.urgent`: a battle's result, revealed bids, a
-trade offered), or that ends the game gets a new turn post: the picture, the lines since the last
-post, a ping to the seats that must act now, the buttons. A move by a seat that goes on acting edits
+trade offered or answered), or that ends the game gets a new turn post: the picture, the lines since
+the last post, a ping to the seats newly to act and to those an urgent event has a private line for
+(the proposer whose offer was answered), the buttons. A move by a seat that goes on acting edits
 the live post in place: the new lines, no ping, and the picture redrawn once the seat has paused for
 `REPAINT_AFTER` seconds (each further move restarts that wait; the next post carries a fresh picture
 anyway). A table can ask for one post per move instead (`/table posts`).
@@ -118,7 +119,12 @@ def announce(
     public = rules.view(after, None)
     if not handoff:
         return _edit(table, version, public, lines, private, events)
-    return _post(table, version, before, after, public, lines, private, events, result, newly & humans)
+    # Pinged: who must act now and was not acting, and whom an urgent event addresses (the proposer
+    # whose offer was just answered, still acting but perhaps away for hours).
+    addressed = {seat for event in events if getattr(event, "urgent", False) for seat in event.private}
+    return _post(
+        table, version, before, after, public, lines, private, events, result, (newly | addressed) & humans
+    )
 
 
 def _post(
@@ -140,6 +146,9 @@ def _post(
     shown = live.fresh + lines
     footer = _footer(table, public, result)
     pinged = sorted(seats[seat].user_id for seat in ping)
+    told = [user for user in pinged if f"<@{user}>" not in "\n".join(footer)]
+    if told:  # addressed by an urgent event without being to act: the mention is what pings them
+        footer.append("🔔 " + " ".join(f"<@{user}>" for user in told) + " — news for you above.")
     payload = {
         "content": _compose(header, shown, footer),
         "ping": pinged,

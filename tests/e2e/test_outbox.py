@@ -40,17 +40,16 @@ async def _handoffs(w: World) -> tuple[dict[int, set[int]], set[int]]:
 
 
 async def _every_handoff_posted_once(w: World) -> list[StoredMessage]:
-    """Each handoff of the log has exactly one post, pinging exactly the people newly to act; any
-    other post is for an urgent event and pings nobody."""
-    handoffs, urgent = await _handoffs(w)
+    """The posts are exactly the handoffs and urgent events of the log, one each, and each pings
+    exactly the people newly to act plus those an urgent event addresses."""
+    owed, _ = await _handoffs(w)
     posts = w.turn_messages()
     by_version = {_version(post): post for post in posts}
     assert len(by_version) == len(posts), "two posts for one version"
-    assert set(handoffs) <= set(by_version), f"handoffs without a post: {set(handoffs) - set(by_version)}"
-    assert set(by_version) <= set(handoffs) | urgent, "a post for neither a handoff nor an urgent event"
+    assert set(owed) <= set(by_version), f"handoffs without a post: {set(owed) - set(by_version)}"
+    assert set(by_version) <= set(owed), "a post for neither a handoff nor an urgent event"
     for version, post in by_version.items():
-        expected = handoffs.get(version, set())
-        assert set(_as_posted(w, post).pinged_users) == expected, (version, post.content)
+        assert set(_as_posted(w, post).pinged_users) == owed[version], (version, post.content)
     return posts
 
 
@@ -92,9 +91,9 @@ async def test_every_move_option_posts_each_move(tmp_path):
         moves = await play_out(w, "table", [alice, bob], seed=3, moves_wanted=6)
         await w.settle()
         assert len(w.turn_messages()) == moves + 1
-        handoffs, _ = await _handoffs(w)
-        for post in w.turn_messages():  # still pings only on a handoff
-            assert set(_as_posted(w, post).pinged_users) == handoffs.get(_version(post), set())
+        owed, _ = await _handoffs(w)
+        for post in w.turn_messages():  # still pings only on a handoff (or whom an urgent event addresses)
+            assert set(_as_posted(w, post).pinged_users) == owed.get(_version(post), set())
 
 
 async def test_a_lost_post_is_retried_and_posted_once(tmp_path):
@@ -235,3 +234,37 @@ async def test_a_channel_the_bot_may_not_post_in_is_reported_by_game_status(tmp_
             await w.settle()
         assert (await w.bot.service.store.game(game.id)).channel_lost is None
         assert "lost its channel" not in (await bob.slash(table, "game status")).content
+
+
+async def test_a_declined_trade_tells_the_proposer(tmp_path):
+    """The answer to an offer is urgent: a new post pings the proposer, who is still on turn (perhaps
+    away for hours), and their DM says what was declined."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await open_game(w, "table", alice, [bob], game="iron-bridge-gorge", seed=6)
+        service = w.bot.service
+        game = await service.store.latest_game_in(w.channels["table"])
+        offered = False
+        for _ in range(60):  # play on until the mover can offer bob a trade, then offer it
+            game = await service.store.game(game.id)
+            seat = sorted(await service.to_act(game))[0]
+            user = (alice, bob)[seat]
+            choices = await service.choices(game, seat)
+            offer = next(
+                (c for c in choices if c.label.startswith("Offer bob") or c.label.startswith("Offer alice")),
+                None,
+            )
+            await service.play(game.id, user.id, key=(offer or choices[0]).key)
+            if offer is not None:
+                offered = True
+                break
+        assert offered, "no trade offer came up"
+        await w.settle()
+        proposer, partner = user, bob if user is alice else alice
+        game = await service.store.game(game.id)
+        await service.play(game.id, partner.id, key="decline")
+        await w.settle()
+        post = w.turn_messages()[-1]
+        assert "declined" in post.content and proposer.id in _as_posted(w, post).pinged_users
+        assert any("declined your trade offer" in dm.content for dm in proposer.dms())
+        assert not any("declined your trade offer" in dm.content for dm in partner.dms())

@@ -192,19 +192,26 @@ async def moves_at_once(
 
 
 async def handoffs(service: GameService, game: GameRecord) -> tuple[dict[int, set[int]], set[int]]:
-    """Replayed from the log: {version: the people newly to act} for every move that hands the game on
-    (the start is version 0, the end counts too), and the versions with an event marked urgent. These
-    are the moves owed a new turn post, pinging exactly those people."""
+    """Replayed from the log, the moves owed a new turn post and whom each must ping: every move that
+    hands the game on (the start is version 0, the end counts too) pings the people newly to act; a
+    move with an event marked urgent also pings those the event has a private line for. Returns
+    ({version: pinged users}, the versions with an urgent event)."""
     rules = service.rules_for(game.kind)
     states = await service.replay(game)
     records = await service.store.actions(game.id)
     people = {seat.seat: seat.user_id for seat in await service.store.seats(game.id) if seat.user_id > 0}
     found = {0: {people[seat] for seat in rules.to_act(states[0]) if seat in people}}
+    urgent = set()
     for record, before, after in zip(records, states[:-1], states[1:], strict=True):
         newly = {people[seat] for seat in rules.to_act(after) - rules.to_act(before) if seat in people}
-        if newly or rules.result(after) is not None:
-            found[record.version] = newly
-    urgent = {record.version for record in records if any(e.get("urgent") for e in record.events)}
+        marked = [event for event in record.events if event.get("urgent")]
+        addressed = {
+            people[int(seat)] for event in marked for seat in event.get("private", {}) if int(seat) in people
+        }
+        if marked:
+            urgent.add(record.version)
+        if newly or marked or rules.result(after) is not None:
+            found[record.version] = newly | addressed
     return found, urgent
 
 
