@@ -15,7 +15,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -59,7 +59,8 @@ class UserError(Exception):
 
 @dataclass
 class Move:
-    """What one applied move changed, everything the fan-out needs without another database read."""
+    """What one applied move changed: the mover's confirmation and next choices are built from it (what
+    the channel and the players are owed was written to the outbox with the move)."""
 
     game: GameRecord
     rules: Game
@@ -69,24 +70,10 @@ class Move:
     after: Any
     events: list[Event]
     result: Result | None
-    newly_to_act: list[Seat] = field(default_factory=list)
 
     @property
     def version(self) -> int:
         return self.game.version
-
-    def names(self) -> list[str]:
-        return [seat.name for seat in self.seats]
-
-    def changed_private(self) -> list[Seat]:
-        """Seats whose private view changed: they get a DM. Computed after the reply, in the fan-out."""
-        return _changed_private(self.rules, self.before, self.after, len(self.seats))
-
-    def seats_to_tell(self) -> list[Seat]:
-        """Seats that get a DM: their private view changed, or an event has a line for them alone (a
-        pillaged player's summary changes nothing they hold but is still theirs to read)."""
-        addressed = {seat for event in self.events for seat in event.private}
-        return sorted(set(self.changed_private()) | addressed)
 
 
 @dataclass
@@ -484,7 +471,6 @@ class GameService:
             after=after,
             events=events,
             result=result,
-            newly_to_act=sorted(waiting_after - waiting_before),
         )
 
     async def _announcing(
@@ -1067,23 +1053,6 @@ def menu_digest(choices: list[Choice]) -> str:
     """A short fingerprint of a seat's choices, carried by its buttons to recognise stale ones."""
     joined = "\n".join(choice.key for choice in choices)
     return hashlib.blake2s(joined.encode(), digest_size=5).hexdigest()
-
-
-def _private_part(rules: Game, state: Any, seat: Seat) -> dict[str, Any]:
-    """The fields of a seat's view that the public view does not show: what a DM has to tell."""
-    public = rules.view(state, None).model_dump(mode="json")
-    mine = rules.view(state, seat).model_dump(mode="json")
-    return {key: value for key, value in mine.items() if key != "seat" and public.get(key) != value}
-
-
-def _changed_private(rules: Game, before: Any, after: Any, count: int) -> list[Seat]:
-    if not rules.info.hidden_information:
-        return []
-    return [
-        seat
-        for seat in range(count)
-        if _private_part(rules, before, seat) != _private_part(rules, after, seat)
-    ]
 
 
 def parse_options(text: str) -> dict[str, str]:

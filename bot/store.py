@@ -606,44 +606,6 @@ class Store:
             (game_id, kind, channel_id, message_id, version),
         )
 
-    async def claim_post(self, game_id: int, kind: str, version: int) -> bool:
-        """Take the one right to post `kind` for `version` of a game: True for exactly one caller,
-        in this process or any other, and False once that version or a later one was claimed.
-
-        Catch-up after a restart uses it, so N workers starting together post a missed turn once.
-        One upsert is the whole claim: the row is locked by whoever writes it first (PostgreSQL) or the
-        file is (SQLite), and the loser's `WHERE` sees the winner's version.
-        """
-        changed = await self._db.execute(
-            "INSERT INTO messages (game_id, kind, channel_id, message_id, version) VALUES (?, ?, 0, 0, ?)"
-            " ON CONFLICT (game_id, kind) DO UPDATE SET version = excluded.version"
-            " WHERE messages.version < excluded.version",
-            (game_id, f"{kind}:claim", version),
-        )
-        return changed == 1
-
-    async def games_behind(
-        self, kind: str = "turn", *, shards: Shards | None = None
-    ) -> list[tuple[GameRecord, int]]:
-        """Started games whose last posted message of `kind` is older than the game (a crash in between),
-        only those of guilds on `shards` if given.
-
-        Returns each game with the version its last post showed (-1 if none was posted).
-        """
-        rows = await self._db.fetchall(
-            "SELECT g.*, COALESCE(m.version, -1) AS posted FROM games g"
-            " LEFT JOIN messages m ON m.game_id = g.id AND m.kind = ?"
-            " WHERE g.status IN ('active', 'finished') AND COALESCE(m.version, -1) < g.version"
-            + _games_on(shards, "g.id"),
-            (kind,),
-        )
-        behind = []
-        for row in rows:
-            data = dict(row)
-            posted = data.pop("posted")
-            behind.append((_game(data), int(posted)))
-        return behind
-
     async def forget_message(self, game_id: int, kind: str) -> None:
         await self._db.execute("DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind))
 

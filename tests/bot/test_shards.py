@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from bot.client import HostBot, ShardedHostBot, create_bot
 from bot.config import Settings
 from bot.shards import Shards, owns
-from bot.store import Store
+from bot.store import Delivery, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = 1_800_000_000.0
@@ -144,15 +144,21 @@ async def test_unsharded_or_all_shards_claims_every_timer(tmp_path: Path, games:
         await store.close()
 
 
-async def test_catch_up_lists_only_the_games_of_its_shards(tmp_path: Path, games: dict[str, int]) -> None:
+async def test_the_outbox_is_delivered_by_the_process_of_its_games_shard(
+    tmp_path: Path, games: dict[str, int]
+) -> None:
+    """After a crash each process resumes only its own shards' deliveries; the others' are theirs."""
     store = await Store.open(tmp_path / "games.db")
     try:
-        # No turn message was ever posted for any of them: every one is "behind".
-        everyone = {game.id for game, _ in await store.games_behind()}
-        assert everyone == set(games.values())
-        ones = {game.id for game, _ in await store.games_behind(shards=Shards(2, (1,)))}
-        assert ones == {games["shard1"], games["shard1-later"]}
-        zeros = {game.id for game, _ in await store.games_behind(shards=Shards(2, (0,)))}
-        assert zeros == {games["shard0"], games["no-guild"]}
+        for game_id in games.values():
+            await store.enqueue(
+                game_id, 0, [Delivery(kind="post", target=1, payload={"content": "x"}, due_at=0.0)]
+            )
+        ones = await store.claim_outbox(NOW, shards=Shards(2, (1,)))
+        assert {row.game_id for row in ones} == {games["shard1"], games["shard1-later"]}
+        zeros = await store.claim_outbox(NOW, shards=Shards(2, (0,)))
+        assert {row.game_id for row in zeros} == {games["shard0"], games["no-guild"]}
+        assert await store.release_outbox_claims(shards=Shards(2, (0,))) == 2
+        assert {row.game_id for row in await store.claim_outbox(NOW)} == {games["shard0"], games["no-guild"]}
     finally:
         await store.close()

@@ -269,19 +269,6 @@ async def test_the_game_ends_once_across_processes(store_url):
         assert len(await first.actions(game.id)) == (1 if closed.status == GameStatus.FINISHED else 0)
 
 
-async def test_a_post_is_claimed_once_across_processes(store_url):
-    """Catch-up after a restart: N workers find the same unannounced move; one posts it."""
-    async with two_stores(store_url) as (first, second):
-        game = await _started(first)
-        claims = await asyncio.gather(
-            *((first, second)[i % 2].claim_post(game.id, "turn", 3) for i in range(8))
-        )
-        assert sum(claims) == 1
-        assert not await second.claim_post(game.id, "turn", 2)  # an older version: already announced
-        assert await first.claim_post(game.id, "turn", 4)  # the next move is a new claim
-        assert await second.message(game.id, "turn") is None  # claims are not posted messages
-
-
 # ---- timers --------------------------------------------------------------------------------------
 async def test_two_processes_claim_each_due_timer_once(store_url):
     async with two_stores(store_url) as (first, second):
