@@ -178,7 +178,7 @@ class Table:
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
         sample = ", ".join(f"`{c.label}`" for c in (found or choices)[:5])
-        quoted = repr(_clip(text, 60))
+        quoted = escape_text(repr(_clip(text, 60)))
         if found:
             raise UserError(f"{len(found)} moves match {quoted}; pick one from the list, e.g. {sample}.")
         raise UserError(f"{quoted} is not one of your moves. You can: {sample}…")
@@ -308,7 +308,9 @@ class Table:
         rules = self.service.rules_for(game.kind)
         seats = await self.service.store.seats(game.id)
         info = rules.info
-        players = ", ".join(f"<@{seat.user_id}>" if seat.user_id > 0 else f"🤖 {seat.name}" for seat in seats)
+        players = ", ".join(
+            f"<@{seat.user_id}>" if seat.user_id > 0 else f"🤖 {escape_text(seat.name)}" for seat in seats
+        )
         options = ", ".join(
             f"{spec.label}: {_option_text(game.options.get(spec.name))}" for spec in info.options
         )
@@ -613,7 +615,9 @@ class Table:
             return ""
         if len(set(deadlines.values())) == 1:
             return f"⏳ Deadline {when_text(next(iter(deadlines.values())))}"
-        parts = [f"{seats[seat].name} {when_text(due)}" for seat, due in sorted(deadlines.items())]
+        parts = [
+            f"{escape_text(seats[seat].name)} {when_text(due)}" for seat, due in sorted(deadlines.items())
+        ]
         return "⏳ Deadline " + "; ".join(parts)
 
     async def turn_link(self, game: GameRecord) -> str:
@@ -672,7 +676,7 @@ class Table:
 
     async def _waiting_names(self, game: GameRecord) -> str:
         seats = await self.service.store.seats(game.id)
-        return ", ".join(seats[seat].name for seat in sorted(await self.service.to_act(game)))
+        return ", ".join(escape_text(seats[seat].name) for seat in sorted(await self.service.to_act(game)))
 
 
 def display_name(user: discord.abc.User) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from bot.reply import escape_text
 from rules.core import TradeForm, TradeGood
 
 NOTHING = {"", "nothing", "none", "-", "0", "no"}
@@ -31,7 +32,7 @@ def parse_bundle(text: str, goods: list[TradeGood], *, whose: str) -> dict[str, 
         bundle[good.key] = bundle.get(good.key, 0) + count
         if good.most is not None and bundle[good.key] > good.most:
             raise BundleError(
-                f"{whose} {'have' if whose == 'You' else 'has'} only {good.most} × {good.label}."
+                f"{escape_text(whose)} {'have' if whose == 'You' else 'has'} only {good.most} × {good.label}."
             )
     return bundle
 
@@ -66,9 +67,10 @@ def _find(name: str, goods: list[TradeGood], *, whose: str) -> TradeGood:
             return found[0]
         if len(found) > 1:
             options = ", ".join(good.label for good in found[:5])
-            raise BundleError(f"{name[:40]!r} could be {options}: write more of the name.")
+            raise BundleError(f"{escape_text(repr(name[:40]))} could be {options}: write more of the name.")
     raise BundleError(
-        f"{name[:40]!r} is not something {whose.lower() if whose == 'You' else whose} can trade. {menu(goods)}"
+        f"{escape_text(repr(name[:40]))} is not something {whose.lower() if whose == 'You' else escape_text(whose)}"
+        f" can trade. {menu(goods)}"
     )
 
 
@@ -90,7 +92,7 @@ def describe(form: TradeForm, partner: int | None = None) -> str:
     """The composer's explanation: what you may give, and what you may ask of `partner` (or of each)."""
     others = [p for p in form.partners if partner is None or p.seat == partner]
     lines = [f"**You can give:** {menu(form.gives)}"]
-    lines += [f"**You can ask {other.name} for:** {menu(other.asks)}" for other in others]
+    lines += [f"**You can ask {escape_text(other.name)} for:** {menu(other.asks)}" for other in others]
     if form.note:
         lines.append(form.note)
     return "\n".join(lines)

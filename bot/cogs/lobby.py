@@ -315,14 +315,14 @@ class Lobby(
         service = self.bot.service
         name = service.rules_for(game.kind).info.name
         seats = await service.store.seats(game.id)
-        players = ", ".join(seat.name for seat in seats)
+        players = ", ".join(escape_text(seat.name) for seat in seats)
         line = f"• #{game.id} **{name}** in <#{game.channel_id}> — {game.status.value} — {players}"
         if any(seat.user_id < 0 for seat in seats):
             line += " (with AI seats)"
         if game.result:
             result = Result.model_validate_json(game.result)
             if result.winners:
-                line += " — won by " + ", ".join(seats[s].name for s in result.winners)
+                line += " — won by " + ", ".join(escape_text(seats[s].name) for s in result.winners)
             else:
                 line += " — nobody won"
         elif game.state is not None and game.status.value == "active":

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.calendar import MISSING_PERMISSION, can_manage_events
-from bot.reply import Reply
+from bot.reply import Reply, escape_text
 from bot.service import UserError
 from bot.timing import (
     TIMEOUT_POLICIES,
@@ -124,7 +124,8 @@ class SlowPlay(commands.Cog):
             title = service.rules_for(game).info.name if game else "all games"
             lines = [f"🏆 **Leaderboard — {title}**"]
             lines += [
-                f"{i}. {name}: {won} won of {played}" for i, (won, played, name) in enumerate(board[:15], 1)
+                f"{i}. {escape_text(name)}: {won} won of {played}"
+                for i, (won, played, name) in enumerate(board[:15], 1)
             ]
             await reply.send("\n".join(lines))
 
