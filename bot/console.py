@@ -2,8 +2,9 @@
 
 A newcomer tries the bot here without a Discord account, and we debug here. You type as one of
 several users (`alice> /game new game:test`), and the console prints what each user would see:
-channel messages, their ephemeral replies and their DMs, with buttons numbered for `click N`.
-Images are written to a folder and their paths printed.
+channel messages, their ephemeral replies and their DMs, embeds included, each message numbered
+(`[5]`) and its buttons numbered for `click N` (or `click N on 5` for an earlier message).
+Images are written to a folder and their paths printed. Interactive lines have a history (readline).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import re
 import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,12 +38,15 @@ Type as a user:  NAME> COMMAND      (users: alice, bob, carol, dave; alice is a 
   bob> click 2             press button 2 of the last message bob saw with buttons
   bob> click Join          ... or press it by its label
   bob> select 1 3          pick option 3 of select menu 1 of that message
+  bob> click 2 on 5        press button 2 of message [5] (the number in its header), any earlier one
+  bob> click Join on 5     ... by its label;   bob> select 1 3 on 5   a menu of message [5]
   bob> submit give:"2 coins, Coal Mine" get:"1 VP"   fill in the form a button opened
 Other commands:
   #side / #table           switch channel          show     reprint this channel
   dm off dave / dm on dave close or open a user's DMs
   restart                  stop the bot and start it again (games continue)
   help                     this text               quit     leave
+Up/down arrows recall earlier lines (kept in the output folder's .history) where readline exists.
 """
 
 
@@ -57,6 +62,8 @@ class Console:
     task: object = None
     printed: dict[int, int] = field(default_factory=dict)  # message id -> edits printed
     last_with_components: dict[str, int] = field(default_factory=dict)
+    numbers: dict[int, int] = field(default_factory=dict)  # message id -> its number in the console
+    numbered: list[int] = field(default_factory=list)  # message ids, numbered from 1
     forms: dict[str, object] = field(default_factory=dict)  # user -> the click that opened a form
 
     # ---- bot lifecycle ----------------------------------------------------------------------
@@ -146,14 +153,17 @@ class Console:
                     print(f"    {choice['name']}   (value {choice['value']})")
                 return
             elif command.startswith("click "):
-                await self._click(user, command[len("click ") :].strip())
+                which, number = _on_message(command[len("click ") :])
+                await self._click(user, which, self._message_for(user, number))
             elif command.startswith("select "):
-                await self._select(user, command[len("select ") :].split())
+                which, number = _on_message(command[len("select ") :])
+                await self._select(user, which.split(), self._message_for(user, number))
             elif command.startswith("submit"):
                 await self._submit(user, command[len("submit") :])
             else:
                 print(
-                    "  commands: /slash command, click N, select N M, complete /cmd option:text, submit f:v"
+                    "  commands: /slash command, click N [on MESSAGE], select N M [on MESSAGE],"
+                    " complete /cmd option:text, submit f:v"
                 )
                 return
         except EmulatorUsageError as error:
@@ -167,15 +177,17 @@ class Console:
         await self.settle()
         self.print_new()
 
-    async def _click(self, user: UserSession, which: str) -> None:
-        message = self._last_components(user)
+    async def _click(self, user: UserSession, which: str, message: StoredMessage) -> None:
         buttons = [(label, cid) for label, cid, disabled in user.buttons(message.id) if cid and not disabled]
         if which.isdigit() and 1 <= int(which) <= len(buttons):
             custom_id = buttons[int(which) - 1][1]
         else:
             found = [cid for label, cid in buttons if (label or "").lower() == which.lower()]
             if not found:
-                raise ValueError(f"no button {which!r}; {user.name}'s last buttons: {_numbered(buttons)}")
+                raise ValueError(
+                    f"no button {which!r} on message [{self.numbers.get(message.id, '?')}]; "
+                    f"its buttons: {_numbered(buttons)}"
+                )
             custom_id = found[0]
         result = await user.click(message.id, custom_id)
         if result.modal is not None:
@@ -194,10 +206,9 @@ class Console:
         _, values = _parse_slash("form " + text.strip())
         await user.submit_modal(opened, {name: str(value) for name, value in values.items()})
 
-    async def _select(self, user: UserSession, args: list[str]) -> None:
+    async def _select(self, user: UserSession, args: list[str], message: StoredMessage) -> None:
         if len(args) != 2 or not all(arg.isdigit() for arg in args):
-            raise ValueError("use `select MENU OPTION`, e.g. `select 1 3`")
-        message = self._last_components(user)
+            raise ValueError("use `select MENU OPTION [on MESSAGE]`, e.g. `select 1 3` or `select 1 3 on 5`")
         selects = [c for row in message.components for c in row.get("components", []) if c.get("type") == 3]
         menu, option = int(args[0]), int(args[1])
         if not 1 <= menu <= len(selects):
@@ -207,11 +218,24 @@ class Console:
             raise ValueError(f"that menu has {len(options)} options")
         await user.select(message.id, selects[menu - 1]["custom_id"], [options[option - 1]["value"]])
 
-    def _last_components(self, user: UserSession) -> StoredMessage:
-        message_id = self.last_with_components.get(user.name)
-        if message_id is None:
-            raise ValueError(f"{user.name} has not seen any buttons yet")
-        return self.server.message(message_id)
+    def _message_for(self, user: UserSession, number: int | None) -> StoredMessage:
+        """Message [number] as the console numbered it, or the last one this user saw with buttons."""
+        if number is None:
+            message_id = self.last_with_components.get(user.name)
+            if message_id is None:
+                raise ValueError(f"{user.name} has not seen any buttons yet")
+            return self.server.message(message_id)
+        if not 1 <= number <= len(self.numbered):
+            last = f"messages are [1] to [{len(self.numbered)}]" if self.numbered else "none is printed yet"
+            raise ValueError(f"there is no message [{number}]; {last}")
+        message = self.server.world.messages.get(self.numbered[number - 1])
+        if message is None or message.deleted:
+            raise ValueError(f"message [{number}] was deleted")
+        if not user.can_see(message):
+            audience = self._audience(message)
+            whose = audience[0] if audience else "not for them"
+            raise ValueError(f"{user.name} cannot see message [{number}] ({whose})")
+        return message
 
     # ---- output ---------------------------------------------------------------------------------
     def print_new(self) -> None:
@@ -227,20 +251,77 @@ class Console:
         if audience is None:
             return
         where, viewers = audience
+        number = self.numbers.get(message.id)
+        if number is None:
+            self.numbered.append(message.id)
+            number = self.numbers[message.id] = len(self.numbered)
         edited = " (edited)" if seen is not None and not force else ""
-        print(f"\n── {where}{edited}")
-        for line in self._readable(message.content).splitlines() or [""]:
-            print(f"   {line}")
+        print(f"\n── [{number}] {where}{edited}")
+        paths = {}
         for attachment in message.attachments:
             path = self.out_dir / f"{message.id}-{attachment.filename}"
             path.write_bytes(attachment.data)
+            paths[attachment.filename] = path
+        if message.content or not message.embeds:
+            for line in self._readable(message.content).splitlines() or [""]:
+                print(f"   {line}")
+        shown: set[str] = set()
+        for index, embed in enumerate(message.embeds):
+            if index:
+                print("   ┃")
+            for line in self._embed_lines(embed, paths, shown):
+                print(f"   ┃ {line}" if line else "   ┃")
+        for attachment in message.attachments:
+            if attachment.filename in shown:
+                continue
             alt = f" — {attachment.description}" if attachment.description else ""
-            print(f"   🖼  {path}{alt}")
+            print(f"   🖼  {paths[attachment.filename]}{alt}")
         controls = self._controls(message)
         if controls:
             print("   " + controls)
             for viewer in viewers:
                 self.last_with_components[viewer] = message.id
+
+    def _embed_lines(self, embed: dict, paths: dict[str, Path], shown: set[str]) -> list[str]:
+        """An embed as a reader sees it: author, title, description, fields, images, footer."""
+        lines: list[str] = []
+        author = (embed.get("author") or {}).get("name")
+        if author:
+            lines.append(self._readable(author))
+        if embed.get("title"):
+            lines.append(f"« {self._readable(embed['title'])} »")
+        if embed.get("description"):
+            lines.extend(self._readable(embed["description"]).splitlines())
+        row: list[str] = []  # inline fields with a one-line value share a line, three at most
+        for found in embed.get("fields") or []:
+            name, value = self._readable(found.get("name", "")), self._readable(found.get("value", ""))
+            if found.get("inline") and "\n" not in value and len(row) < 3:
+                row.append(f"{name}: {value}")
+                continue
+            if row:
+                lines.append(" │ ".join(row))
+                row = []
+            if found.get("inline") and "\n" not in value:
+                row.append(f"{name}: {value}")
+            else:
+                lines.append(f"▸ {name}")
+                lines.extend(f"  {line}" for line in value.splitlines())
+        if row:
+            lines.append(" │ ".join(row))
+        for kind in ("thumbnail", "image"):
+            url = (embed.get(kind) or {}).get("url")
+            if not url:
+                continue
+            name = url.removeprefix("attachment://")
+            if name in paths:
+                shown.add(name)
+                lines.append(f"🖼  {kind}: {paths[name]}")
+            else:
+                lines.append(f"🖼  {kind}: {url}")
+        footer = (embed.get("footer") or {}).get("text")
+        if footer:
+            lines.append(f"— {self._readable(footer)}")
+        return lines
 
     def _audience(self, message: StoredMessage) -> tuple[str, list[str]] | None:
         channel = self.server.world.channels.get(message.channel_id)
@@ -309,6 +390,14 @@ def _typed(value: str) -> object:
     return value
 
 
+def _on_message(text: str) -> tuple[str, int | None]:
+    """'2 on 5' -> ('2', 5); 'Join on [5]' -> ('Join', 5); 'Join' -> ('Join', None)."""
+    match = re.fullmatch(r"(.*?)\s+on\s+\[?(\d+)\]?", text.strip())
+    if match:
+        return match.group(1).strip(), int(match.group(2))
+    return text.strip(), None
+
+
 def _numbered(buttons: list[tuple[str | None, str]]) -> str:
     return ", ".join(f"{i}:{label}" for i, (label, _) in enumerate(buttons, start=1)) or "none"
 
@@ -325,6 +414,27 @@ def _fresh_output(settings: Settings) -> tuple[Path, Path]:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{database}{suffix}").unlink(missing_ok=True)
     return out_dir, database
+
+
+def _line_history(out_dir: Path) -> Callable[[], None]:
+    """Up/down arrows and a history file for a person typing (readline); nothing without a terminal
+    or without readline (Windows). Returns what saves the history."""
+    if not sys.stdin.isatty():
+        return lambda: None
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Windows
+        return lambda: None
+    history = out_dir / ".history"
+    readline.set_history_length(1000)
+    with contextlib.suppress(OSError):
+        readline.read_history_file(history)
+
+    def save() -> None:
+        with contextlib.suppress(OSError):
+            readline.write_history_file(history)
+
+    return save
 
 
 def _script_lines(script: str | None) -> list[str] | None:
@@ -344,6 +454,7 @@ async def run_console(settings: Settings, *, script: str | None = None) -> int:
     users = {name: server.user(server.add_user(name)) for name in USERS}
     server.set_permissions(guild, users["alice"].id, MANAGE_CHANNELS)
     console = Console(server=server, settings=settings, out_dir=out_dir, channels=channels, users=users)
+    stack = contextlib.ExitStack()
     try:
         await console.start_bot()
         print(f"The bot is running on a local Discord emulator. Images go to {out_dir}")
@@ -352,6 +463,9 @@ async def run_console(settings: Settings, *, script: str | None = None) -> int:
 
         print("Games: " + ", ".join(f"{g.info.id} ({g.info.name})" for g in registry.all_games()))
         lines = _script_lines(script)
+        if lines is None:
+            save_history = _line_history(out_dir)
+            stack.callback(save_history)
         while True:
             if lines is not None:
                 if not lines:
@@ -366,6 +480,7 @@ async def run_console(settings: Settings, *, script: str | None = None) -> int:
             if not await console.handle(line):
                 break
     finally:
+        stack.close()
         await console.stop_bot()
         await server.stop()
     return 0
