@@ -154,6 +154,8 @@ class Console:
                 return
             elif command.startswith("click "):
                 which, number = _on_message(command[len("click ") :])
+                if number is not None and self._last_label(user, command[len("click ") :].strip()):
+                    which, number = command[len("click ") :].strip(), None  # a label "… on 3"
                 await self._click(user, which, self._message_for(user, number))
             elif command.startswith("select "):
                 which, number = _on_message(command[len("select ") :])
@@ -217,6 +219,13 @@ class Console:
         if not 1 <= option <= len(options):
             raise ValueError(f"that menu has {len(options)} options")
         await user.select(message.id, selects[menu - 1]["custom_id"], [options[option - 1]["value"]])
+
+    def _last_label(self, user: UserSession, label: str) -> bool:
+        """Whether the last message this user saw with buttons has a button with this very label."""
+        message_id = self.last_with_components.get(user.name)
+        if message_id is None or message_id not in self.server.world.messages:
+            return False
+        return any((found or "").lower() == label.lower() for found, _, _ in user.buttons(message_id))
 
     def _message_for(self, user: UserSession, number: int | None) -> StoredMessage:
         """Message [number] as the console numbered it, or the last one this user saw with buttons."""

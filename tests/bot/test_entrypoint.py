@@ -98,7 +98,9 @@ def test_local_console_prints_embeds_and_clicks_an_earlier_message(tmp_path):
                 "dave> select 1 2 on 3",  # carol's /card answer
                 "bob> click 1 on 99",
                 "bob> click Nope on 4",
-                "alice> /game start",
+                "alice> /game start",  # [6] started, [7] the turn message, [8] and [9] the DMs
+                "dave> click 1 on 8",
+                "dave> click 1 on 9",
                 "quit",
             ]
         ),
@@ -108,6 +110,11 @@ def test_local_console_prints_embeds_and_clicks_an_earlier_message(tmp_path):
     out = result.stdout
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Traceback" not in out + result.stderr
+    dms = [n for n in (8, 9) if f"── [{n}] DM to " in out]
+    assert dms, out[-3000:]
+    for n in dms:
+        who = out.split(f"── [{n}] DM to ", 1)[1].split(" ", 1)[0]
+        assert f"dave cannot see message [{n}] (DM to {who} (only {who} sees this))" in out
     # /help: the intro's title and description, the command list's fields
     assert "── [1] #table · only alice sees this" in out
     assert "board games on Discord, played slowly »" in out
