@@ -41,6 +41,12 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=20.0, help="mean seconds between a channel's moves (default 20)"
     )
+    parser.add_argument(
+        "--loads",
+        nargs="+",
+        choices=("paced-drawn", "paced-stubbed", "capacity-stubbed", "capacity-drawn"),
+        help="latency: only these loads (default: all four)",
+    )
     parser.add_argument("--stored", type=int, default=10_000, help="stored games (default 10000)")
     parser.add_argument("--active", type=int, default=1_000, help="of which active (default 1000)")
     parser.add_argument(
@@ -138,7 +144,14 @@ def main() -> None:
         # path); and with no pause at all, which measures the bot's capacity rather than a latency,
         # with pictures stubbed and with boards drawn. Each load against every checkout in turn.
         rows = []
-        for rendering, think in ((True, args.think), (False, args.think), (False, 0.0), (True, 0.0)):
+        loads = {
+            "paced-drawn": (True, args.think),
+            "paced-stubbed": (False, args.think),
+            "capacity-stubbed": (False, 0.0),
+            "capacity-drawn": (True, 0.0),
+        }
+        for name in args.loads or list(loads):
+            rendering, think = loads[name]
             for checkout in checkouts:
                 rows.append(
                     asyncio.run(

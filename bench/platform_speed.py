@@ -18,7 +18,7 @@ from typing import Any
 from bench.baseline import CURRENT, Checkout, short
 from bench.bot_process import BotProcess
 from bench.machine import percentile, summary
-from bot.emulator.driver import UserSession
+from bot.emulator.driver import InteractionFailed, UserSession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
 from bot.store import Store
@@ -264,13 +264,18 @@ async def interaction_latency(
         watcher = TurnWatcher(server)
         setup = await open_tables(server, watcher, channel_ids, users, game, timeout=600)
         latencies = fresh_latencies()
+        unanswered: list[int] = []
 
         async def channel_loop(index: int, channel: int) -> None:
             rng = random.Random(index)
             table = [users[2 * index], users[2 * index + 1]]
             await asyncio.sleep(rng.uniform(0, think) if think else rng.random())
             for _ in range(moves_per_channel):
-                if not await _one_move(watcher, channel, table, rng, latencies):
+                try:
+                    if not await _one_move(watcher, channel, table, rng, latencies):
+                        return
+                except InteractionFailed:  # not answered in 3 s: the users saw "interaction failed"
+                    unanswered.append(channel)
                     return
                 if (
                     think
@@ -300,6 +305,10 @@ async def interaction_latency(
     print(f"  throughput     {moves / elapsed:.1f} moves/s ({drawn})")
     print(f"  bot RSS        {own:.0f} MB (peak {peak:.0f} MB) + render workers {children:.0f} MB")
     problems = [e for e in server.errors if "not acknowledged" in e or "10062" in e]
+    if unanswered:
+        print(
+            f"  unanswered     {len(unanswered)} interactions not answered within 3 s (that channel stopped)"
+        )
     if problems:
         print(f"  late answers: {len(problems)}, e.g. {problems[0]}")
     move, posted = latencies["move (first response)"], latencies["move + board posted"]
@@ -310,7 +319,7 @@ async def interaction_latency(
         "rate": moves / elapsed,
         "move": (percentile(move, 0.5), percentile(move, 0.99)),
         "posted": (percentile(posted, 0.5), percentile(posted, 0.99)),
-        "late": len(problems),
+        "late": len(problems) + len(unanswered),
     }
 
 
