@@ -45,8 +45,9 @@ UNCOUNTABLE: frozenset[str] = frozenset(
         "bitumen",
         "jewellery",
         "science",
+        "work",
+        "distance",
         "glow moss",
-        "srikas",
         "influence",
         "prestige",
         "damage",
@@ -132,9 +133,10 @@ def article(word: str) -> str:
     return engine().a(first).split(" ", 1)[0]
 
 
-def a(noun: str) -> str:
-    """The noun with its indefinite article: 'an Arsenal', 'a Foundry'."""
-    return f"{article(noun)} {noun}"
+def a(noun: str, *, start: bool = False) -> str:
+    """The noun with its indefinite article: 'an Arsenal', 'a Foundry'; 'An Arsenal' to start a sentence."""
+    word = article(noun)
+    return f"{word.capitalize() if start else word} {noun}"
 
 
 def listed(items: Iterable[str], conjunction: str = "and", empty: str = "") -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from rules import words
 from rules.city_of_iron.cards import BuildingType, GameData, Land, PlayerCard, TownType, game_data
 from rules.core import CatalogueEntry
 from rules.help import plural, unique_names
@@ -22,7 +23,7 @@ STARS = {0: "Expansion town (no star)", 1: "Town (1 star)", 2: "Town (2 stars)",
 
 
 def _goods(data: GameData, goods: dict[str, int]) -> str:
-    return " + ".join(f"{amount} {data.goods[good].name}" for good, amount in goods.items())
+    return " + ".join(words.count(amount, data.goods[good].name) for good, amount in goods.items())
 
 
 def _cost(coins: int, science: int) -> str:
