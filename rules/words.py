@@ -60,6 +60,12 @@ UNCOUNTABLE: frozenset[str] = frozenset(
         "defence",
         "income",
         "revenue",
+        # the same word for one and many:
+        "barracks",
+        "works",
+        "infantry",
+        "artillery",
+        "series",
     }
 )
 """Lower-cased nouns that have no plural in the games' lines: a count of them keeps the noun as it is."""
@@ -85,8 +91,10 @@ def singular(noun: str) -> str:
     if not noun or _uncountable(noun):
         return noun
     head, _, last = noun.rpartition(" ")
-    one = engine().singular_noun(last)
-    if one and one != last and engine().plural_noun(one) == last and one.lower() not in {"i", "it", "mine"}:
+    low = last.lower()
+    one = engine().singular_noun(low)
+    if one and one != low and engine().plural_noun(one) == low and one not in {"i", "it", "mine"}:
+        one = _like(last, one)
         return f"{head} {one}" if head else one
     return noun
 
@@ -99,8 +107,18 @@ def _many(noun: str) -> str:
     if one != noun:
         return noun  # given in the plural already
     head, _, last = noun.rpartition(" ")
-    many = engine().plural_noun(last)
+    many = _like(last, engine().plural_noun(last.lower()))
     return f"{head} {many}" if head else many
+
+
+def _like(model: str, word: str) -> str:
+    """`word` in the case of `model`: inflect reads capitals as a proper name ('Foundrys'), so the games'
+    capitalised names are inflected in lower case and given their capitals back."""
+    if model.isupper() and len(model) > 1:
+        return word.upper()
+    if model[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word
 
 
 def plural(noun: str, n: int = 2) -> str:
