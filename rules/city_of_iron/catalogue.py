@@ -79,7 +79,9 @@ def _building(data: GameData, building: BuildingType, name: str) -> CatalogueEnt
         details.append(("VP", f"+{building.vp_bonus} at scoring while 1st or 2nd in its good"))
         summary.append(f"+{building.vp_bonus} VP")
     if building.eyes:
-        details.append(("Eyes", f"{building.eyes}: attack {building.eyes} card(s) deeper into a town pile"))
+        details.append(
+            ("Eyes", f"{building.eyes}: attack {plural(building.eyes, 'card')} deeper into a town pile")
+        )
         summary.append(plural(building.eyes, "eye"))
     details.append(("Cards", _marks(list(building.copies))))
     if building.text:

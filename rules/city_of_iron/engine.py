@@ -475,7 +475,7 @@ class CityOfIron(Game[CityState]):
                     choices.append(
                         _choice(
                             key=f"rebid:{space}",
-                            label=f"Move to space {space + 1} ({cost - costs[now]} more coins)",
+                            label=f"Move to space {space + 1} ({words.count(cost - costs[now], 'more coin')})",
                             action=_action(Rebid, space=space),
                             group="Second bid",
                         )
@@ -1007,7 +1007,9 @@ class CityOfIron(Game[CityState]):
             if extra < 0:
                 raise RuleError("A second bid cannot be lower than your first bid.")
             if extra > player.coins:
-                raise RuleError(f"Moving there costs {extra} more coins; you have {player.coins}.")
+                raise RuleError(
+                    f"Moving there costs {words.count(extra, 'more coin')}; you have {player.coins}."
+                )
             player.coins -= extra
             state.track[now] = None
             state.track[space] = seat

@@ -476,13 +476,13 @@ class IronAndBrass(Game[IronAndBrassState]):
             return f"{name} is held by a build under way."
         dx, dy = abs(square[0] - piece.col), abs(square[1] - piece.row)
         if movement >= 2 and dx == dy == movement:
-            return f"{name} needs {movement} diagonal steps: a move cannot be diagonal for all its steps."
+            return f"{name} needs {words.count(movement, 'diagonal step')}: a move cannot be diagonal for all its steps."
         if max(dx, dy) > movement:
             return f"{name} is out of the {spec.name}'s movement of {movement}."
         if spec.category == "infantry":
-            return f"No path of {movement} steps reaches {name}: infantry cannot pass enemy pieces."
+            return f"No path of {words.count(movement, 'step')} reaches {name}: infantry cannot pass enemy pieces."
         return (
-            f"No path of {movement} steps reaches {name}: vehicles and artillery pass no structure "
+            f"No path of {words.count(movement, 'step')} reaches {name}: vehicles and artillery pass no structure "
             "and no enemy piece."
         )
 
@@ -509,7 +509,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         distance = manhattan((piece.col, piece.row), (target.col, target.row))
         if distance > reach_range:
             raise RuleError(
-                f"{self.label(target)} is {distance} squares away: out of the {spec.name}'s range of "
+                f"{self.label(target)} is {words.count(distance, 'square')} away: out of the {spec.name}'s range of "
                 f"{reach_range}."
             )
         piece.attacked = True
