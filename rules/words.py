@@ -14,20 +14,30 @@ functions the games need and the project's own nouns:
 Uncountable game terms (`UNCOUNTABLE`) never take an s: "3 ore", "1 steel". Decided per term:
 
 - raw materials and metals read as masses: ore, steel, iron, gold, stone, wheat, timber, coal, salt,
-  clay, lime, bitumen, jewellery, science (City of Iron's research points), glow moss;
-- scores and tracks: influence, prestige, damage, VP (an abbreviation read "victory points");
+  clay, lime, bitumen, jewellery, glow moss;
+- skills, scores and tracks: science (City of Iron's research points), work and distance (its card
+  skills: "2 work"), influence, prestige, damage, movement, range, attack, defence, income, revenue, and
+  VP (an abbreviation read "victory points": "1 VP", "5 VP");
 - crew (Iron & Brass: "2 crew", a group noun used as a count of people);
-- nouns already plural in the games' own names stay as they are when counted: "Headquarters",
-  "goods" is countable ("1 good" reads odd, so City of Iron says "1 good" only in counts, which inflect
-  gives).
+- names that are the same for one and many: Headquarters, Barracks, Steam Works, Iron Infantry, Heavy
+  Artillery ("2 Barracks", "1 Headquarters").
+
+Countable resources with plural keys are countable: "1 weapon", "3 tools", "1 plank" (City Heroes),
+"1 Turnip", "2 Srikas" (City of Iron goods). inflect reads a capital as a proper name ("Foundrys"), so
+capitalised names are inflected in lower case and given their capitals back ("2 Foundries").
+
+inflect is imported on first use: it takes a second or two to load, which the bot should not pay at
+start-up for a game nobody plays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import inflect
+if TYPE_CHECKING:
+    import inflect
 
 UNCOUNTABLE: frozenset[str] = frozenset(
     {
@@ -77,6 +87,8 @@ ARTICLES: dict[str, str] = {}
 @lru_cache(maxsize=1)
 def engine() -> inflect.engine:
     """The shared inflect engine (building one reads its word tables, so it is built once)."""
+    import inflect
+
     return inflect.engine()
 
 

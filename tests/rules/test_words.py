@@ -220,3 +220,30 @@ def test_every_line_reads_right(game: Game) -> None:
     report = "\n".join(f"{problem}\n    in {where}" for problem, where in sorted(bad.items()))
     assert not bad, f"{len(bad)} lines read wrong:\n{report}"
     assert {"event", "label", "headline", "alt text", "result"} <= kinds
+
+
+def test_the_helper() -> None:
+    """`rules.words` as the games use it."""
+    assert [words.count(n, "coin") for n in (0, 1, 3)] == ["0 coins", "1 coin", "3 coins"]
+    assert words.count(1, "weapons") == "1 weapon" and words.count(3, "weapons") == "3 weapons"
+    assert (
+        words.count(2, "ore") == "2 ore"
+        and words.count(5, "VP") == "5 VP"
+        and words.count(2, "crew") == "2 crew"
+    )
+    assert words.count(2, "Foundry") == "2 Foundries" and words.count(2, "Barracks") == "2 Barracks"
+    assert words.count(1, "ready weapon") == "1 ready weapon" and words.count(-1, "coin") == "-1 coin"
+    assert (
+        words.a("Arsenal") == "an Arsenal"
+        and words.a("Foundry") == "a Foundry"
+        and words.a("unit") == "a unit"
+    )
+    assert words.a("Armored Wall", start=True) == "An Armored Wall" and words.a("8") == "an 8"
+    assert (
+        words.listed([]) == ""
+        and words.listed(["a"]) == "a"
+        and words.listed(["a", "b", "c"]) == "a, b and c"
+    )
+    assert words.listed(["a", "b"], "or") == "a or b" and words.listed([], empty="nothing") == "nothing"
+    assert words.sentences(["moved to G5.", "hired a crew."]) == "moved to G5; hired a crew."
+    assert words.sentence("Game over..") == "Game over." and words.sentence("Wait...") == "Wait..."
