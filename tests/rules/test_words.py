@@ -25,6 +25,14 @@ SEEDS = (0, 1, 2)
 MOVES = 250
 LONG_MOVES = 4000
 """One game per table size is played on to its end (or this many moves), so result reasons are read."""
+OPTIONS: dict[str, list[dict[str, object]]] = {
+    "city-heroes": [{"turns": 1}, {"turns": 2}],
+    "city-of-iron": [{"nations": "pick", "abilities": True, "expansion": True, "stored_penalty": "per_two"}],
+    "iron-and-brass": [{"max_rounds": 1}, {"max_rounds": 2, "board_size": 10}],
+    "iron-bridge-gorge": [{"rounds": 1}, {"rounds": 2}],
+}
+"""Lobby options played too, most of them short games, so lines like "after 1 round" are read; each is
+played at the smallest and largest table with the first seed."""
 WEIGHT = {"trade": 0.1, "trading": 0.1}
 """Choice groups the random player picks less often than the rest, as people do."""
 BACK = ("back", "undo", "cancel")
@@ -166,10 +174,12 @@ def _pick(rng: random.Random, choices: list) -> object:
     return rng.choices(choices, weights)[0]
 
 
-def _lines(game: Game, players: int, seed: int, moves: int) -> Iterator[tuple[str, str]]:
+def _lines(
+    game: Game, players: int, seed: int, moves: int, options: dict[str, object] | None = None
+) -> Iterator[tuple[str, str]]:
     """(where, line) for every line the players of one seeded random game read."""
     rng = random.Random(seed)
-    state = game.setup(list(NAMES[:players]), {}, seed)
+    state = game.setup(list(NAMES[:players]), options or {}, seed)
     played = 0
     last_view: dict[int | None, tuple[str, str]] = {}
     while True:
@@ -210,15 +220,24 @@ def _tables(game: Game) -> list[int]:
 def test_every_line_reads_right(game: Game) -> None:
     bad: dict[str, str] = {}
     kinds: set[str] = set()
-    for players in _tables(game):
-        for index, seed in enumerate(SEEDS):
-            moves = LONG_MOVES if index == 0 else MOVES
-            for kind, line in _lines(game, players, seed, moves):
-                kinds.add(kind)
-                for problem in problems(line):
-                    bad.setdefault(problem, f"{kind} ({players} players, seed {seed}): {line}")
+    games = [
+        (players, seed, LONG_MOVES if index == 0 else MOVES, {})
+        for players in _tables(game)
+        for index, seed in enumerate(SEEDS)
+    ]
+    tables = _tables(game)
+    games += [
+        (players, SEEDS[0], LONG_MOVES, options)
+        for options in OPTIONS.get(game.info.id, [])
+        for players in {tables[0], tables[-1]}
+    ]
+    for players, seed, moves, options in games:
+        for kind, line in _lines(game, players, seed, moves, options):
+            kinds.add(kind)
+            for problem in problems(line):
+                bad.setdefault(problem, f"{kind} ({players} players, seed {seed}, {options}): {line}")
     report = "\n".join(f"{problem}\n    in {where}" for problem, where in sorted(bad.items()))
-    assert not bad, f"{len(bad)} lines read wrong:\n{report}"
+    assert not bad, f"{words.count(len(bad), 'line')} read wrong:\n{report}"
     assert {"event", "label", "headline", "alt text", "result"} <= kinds
 
 
