@@ -184,7 +184,10 @@ def _lines(
     last_view: dict[int | None, tuple[str, str]] = {}
     while True:
         result = game.result(state)
-        for seat in [None, *range(players)]:
+        to_act = sorted(game.to_act(state))
+        # The spectator's view and those of the seats to act (the ones reading now); every seat's at the end.
+        readers = [None, *(range(players) if result is not None or played >= moves else to_act)]
+        for seat in readers:
             view = game.view(state, seat)
             pair = (view.headline, view.alt_text())
             if last_view.get(seat) != pair:  # views change less often than moves: read each once
@@ -196,12 +199,12 @@ def _lines(
             return
         if played >= moves:
             return
-        to_act = sorted(game.to_act(state))
-        for seat in to_act:
-            for choice in game.legal_actions(state, seat):
+        choices = {seat: game.legal_actions(state, seat) for seat in to_act}
+        for offered in choices.values():
+            for choice in offered:
                 yield "label", choice.label
         seat = rng.choice(to_act)
-        choice = _pick(rng, game.legal_actions(state, seat))
+        choice = _pick(rng, choices[seat])
         applied = game.apply(state, seat, choice.action)
         state = applied.state
         played += 1
