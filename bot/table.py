@@ -26,6 +26,7 @@ from bot.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
 from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
 from renderer.registry import overlays_for
+from rules import words
 from rules.core import Choice, Event, Game, RuleError, Seat, View
 from rules.policy import policy_for
 
@@ -488,7 +489,7 @@ class Table:
             self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
             return
         lines = [event["text"] for move in plan.moves for event in move.events]
-        what = "; ".join(lines) or "no visible change"
+        what = "; ".join(words.clause(line) for line in lines) or "no visible change"
         request = (
             f"↩️ {user.mention} asks to take back {plan.describe()} ({_clip(what, 300)})."
             f" Waiting for: {', '.join(others)}."

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from rules import words
 from rules.core import CatalogueEntry
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -144,7 +145,5 @@ def unique_names(entries: list[CatalogueEntry]) -> list[CatalogueEntry]:
 
 
 def plural(count: int, word: str) -> str:
-    """'1 coin', '3 coins'; words ending in s stay as they are ('2 goods')."""
-    if count == 1 or word.endswith("s"):
-        return f"{count} {word}"
-    return f"{count} {word}s"
+    """'1 coin', '3 coins', '2 goods': `rules.words.count`, kept under its old name for the catalogues."""
+    return words.count(count, word)

@@ -16,6 +16,7 @@ import functools
 from collections import Counter
 from typing import Any, ClassVar
 
+from rules import words
 from rules.city_heroes import board
 from rules.city_heroes.catalogue import entries as catalogue_entries
 from rules.city_heroes.data import GOODS, NATURALS, RESOURCES, Catalogue, catalogue
@@ -109,12 +110,8 @@ _SET = object.__setattr__
 _CHOICE_FIELDS = {"key", "label", "action", "group", "style"}
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word if count == 1 else word + 's'}"
-
-
 def _goods_text(items: dict[str, int]) -> str:
-    parts = [f"{count} {name}" for name, count in items.items() if count]
+    parts = [f"{words.count(count, name)}" for name, count in items.items() if count]
     return ", ".join(parts) or "nothing"
 
 
@@ -148,7 +145,7 @@ def _bank_choices(cat: Catalogue) -> tuple[dict[str, tuple[Choice, int]], dict[s
         buys[resource] = (
             _choice(
                 key=f"bank-buy:{resource}",
-                label=f"Buy 1 {resource} from the bank for {asks} ducats",
+                label=f"Buy {words.count(1, resource)} from the bank for {words.count(asks, 'ducat')}",
                 action={"kind": "bank", "resource": resource, "count": 1, "sell": False},
                 group="Bank (round action)",
             ),
@@ -157,7 +154,7 @@ def _bank_choices(cat: Catalogue) -> tuple[dict[str, tuple[Choice, int]], dict[s
         sells[resource] = (
             _choice(
                 key=f"bank-sell:{resource}",
-                label=f"Sell 1 {resource} to the bank for {pays} ducats",
+                label=f"Sell {words.count(1, resource)} to the bank for {words.count(pays, 'ducat')}",
                 action={"kind": "bank", "resource": resource, "count": 1, "sell": True},
                 group="Bank (round action)",
             ),
@@ -344,8 +341,8 @@ class CityHeroes(Game[CityHeroesState]):
                 player.ducats if key == "ducats" else player.ready if key == "workers" else player.stock[key]
             )
             if have < need:
-                what = "Ready workers" if key == "workers" else key
-                return f"you need {need} {what} and have {have}"
+                what = "ready workers" if key == "workers" else key
+                return f"you need {words.count(need, what)} and have {have}"
         return None
 
     def pay(self, state: State, seat: Seat, cost: dict[str, int]) -> None:
@@ -362,7 +359,7 @@ class CityHeroes(Game[CityHeroesState]):
                 state.bank[key] += need
 
     def cost_text(self, cost: dict[str, int]) -> str:
-        return ", ".join(f"{count} {key}" for key, count in cost.items()) or "nothing"
+        return ", ".join(f"{words.count(count, key)}" for key, count in cost.items()) or "nothing"
 
     def _give(self, state: State, seat: Seat, resource: str, count: int) -> int:
         """Move up to `count` of `resource` from the bank to the seat; returns what was given."""
@@ -450,7 +447,10 @@ class CityHeroes(Game[CityHeroesState]):
                 result = self._result(state)
                 assert result is not None
                 events.append(
-                    Event(text=f"Game over after {state.turns} turns. {result.reason}", urgent=True)
+                    Event(
+                        text=f"Game over after {words.count(state.turns, 'turn')}. {result.reason}",
+                        urgent=True,
+                    )
                 )
                 return
             state.turn += 1
@@ -578,7 +578,7 @@ class CityHeroes(Game[CityHeroesState]):
             choices.append(
                 _choice(
                     key=f"buy:{tile.id}",
-                    label=f"Buy T{tile.id} ({what}) for {plural(price, 'ducat')}",
+                    label=f"Buy T{tile.id} ({what}) for {words.count(price, 'ducat')}",
                     action={"kind": "buy", "tile": tile.id},
                     group="Buy a tile",
                     style="success",
@@ -623,7 +623,7 @@ class CityHeroes(Game[CityHeroesState]):
             if tile.garrison:
                 add(
                     f"garrison:{tile.id}:off",
-                    f"Take the {tile.garrison} weapons off T{tile.id}",
+                    f"Take the {words.count(tile.garrison, 'weapon')} off T{tile.id}",
                     layout | {tile.id: 0},
                 )
         return choices
@@ -658,7 +658,7 @@ class CityHeroes(Game[CityHeroesState]):
         if not any(state.tiles[other - 1].resource == resource for other in self.adjacent(state, tile.id)):
             return f"Planting {resource} needs {resource} on an adjacent tile."
         if player.stock[resource] < 1 or player.ready < 1:
-            return f"Planting costs 1 worker and 1 {resource}."
+            return f"Planting costs 1 worker and {words.count(1, resource)}."
         return None
 
     def _plant_choices(self, state: State, seat: Seat) -> list[Choice]:
@@ -684,14 +684,14 @@ class CityHeroes(Game[CityHeroesState]):
         if tile.owner != seat:
             return f"You may only build on your own tiles (T{tile.id} is not yours)."
         if tile.building is not None:
-            return f"T{tile.id} already has a {self._name(tile.building)}."
+            return f"T{tile.id} already has {words.a(self._name(tile.building))}."
         if tile.work is not None:
             return f"T{tile.id} holds the {self._name(tile.work)} public work."
         if spec.placement is not None and tile.resource not in spec.placement:
-            return f"A {spec.name} goes only on a tile with {' or '.join(spec.placement)}."
+            return f"{words.a(spec.name, start=True)} goes only on a tile with {' or '.join(spec.placement)}."
         short = self.shortfall(state.players[seat], self.cost(state, seat, spec.cost, building, discount))
         if short:
-            return f"You cannot afford a {spec.name}: {short}."
+            return f"You cannot afford {words.a(spec.name)}: {short}."
         return None
 
     def _build_choices(self, state: State, seat: Seat) -> list[Choice]:
@@ -710,7 +710,7 @@ class CityHeroes(Game[CityHeroesState]):
                     choices.append(
                         _choice(
                             key=f"build:{tile.id}:{spec.id}",
-                            label=f"Build a {spec.name} on T{tile.id} ({self.cost_text(cost)})"[:100],
+                            label=f"Build {words.a(spec.name)} on T{tile.id} ({self.cost_text(cost)})"[:100],
                             action={"kind": "build", "tile": tile.id, "building": spec.id},
                             group="Build",
                             style="success",
@@ -728,13 +728,13 @@ class CityHeroes(Game[CityHeroesState]):
             return f"T{tile.id} is not yours."
         current = tile.house if spec.track == "house" else tile.building
         if current is None or current not in self.cat.upgrades_from[target]:
-            sources = " or ".join(self._name(source) for source in self.cat.upgrades_from[target])
-            return f"A {spec.name} upgrades a {sources}, which T{tile.id} does not have."
+            sources = words.listed((self._name(source) for source in self.cat.upgrades_from[target]), "or")
+            return f"{words.a(spec.name, start=True)} upgrades {words.a(sources)}, which T{tile.id} does not have."
         if spec.is_unique and target in state.unique_built:
-            return f"There is already a {spec.name} in the game (level 3 buildings are unique)."
+            return f"There is already {words.a(spec.name)} in the game (level 3 buildings are unique)."
         short = self.shortfall(state.players[seat], self.cost(state, seat, spec.cost, target, discount))
         if short:
-            return f"You cannot afford a {spec.name}: {short}."
+            return f"You cannot afford {words.a(spec.name)}: {short}."
         return None
 
     def _upgrade_choices(self, state: State, seat: Seat) -> list[Choice]:
@@ -767,7 +767,7 @@ class CityHeroes(Game[CityHeroesState]):
         if tile.work is not None:
             return f"T{tile.id} already holds the {self._name(tile.work)}."
         if tile.building is not None:
-            return f"T{tile.id} has a {self._name(tile.building)}: a tile holds a building or a public work."
+            return f"T{tile.id} has {words.a(self._name(tile.building))}: a tile holds a building or a public work."
         if tile.owner is None and not any(
             state.tiles[other - 1].owner is not None for other in self.adjacent(state, tile.id)
         ):
@@ -831,7 +831,7 @@ class CityHeroes(Game[CityHeroesState]):
         if recipe is None:
             return f"{good} cannot be crafted."
         if recipe.needs and not any(self.has(state, seat, need) for need in recipe.needs):
-            return f"Crafting {good} needs a {' or '.join(self._name(need) for need in recipe.needs)}."
+            return f"Crafting {good} needs {words.a(words.listed((self._name(need) for need in recipe.needs), 'or'))}."
         needed: dict[str, int] = dict(recipe.input)
         if recipe.guild and recipe.guild_input and self.has(state, seat, recipe.guild):
             needed = dict(recipe.guild_input)
@@ -839,7 +839,7 @@ class CityHeroes(Game[CityHeroesState]):
         most = min(player.stock[key] // count for key, count in needed.items())
         most = min(most, state.bank[good])
         if most < 1:
-            return f"Crafting 1 {good} takes {self.cost_text(needed)} (and the bank must have {good} left)."
+            return f"Crafting {words.count(1, good)} takes {self.cost_text(needed)} (and the bank must have {good} left)."
         return most, needed
 
     def _craft_choices(self, state: State, seat: Seat) -> list[Choice]:
@@ -856,7 +856,7 @@ class CityHeroes(Game[CityHeroesState]):
                 choices.append(
                     _choice(
                         key=f"craft:{good}:{count}",
-                        label=f"Craft {count} {good} from {self.cost_text(cost)}",
+                        label=f"Craft {words.count(count, good)} from {self.cost_text(cost)}",
                         action={"kind": "craft", "good": good, "count": count},
                         group="Craft",
                     )
@@ -921,7 +921,7 @@ class CityHeroes(Game[CityHeroesState]):
                     _choice(
                         key=f"pillage:{tile.id}:{name}",
                         label=f"Pillage {state.players[tile.owner].name}'s T{tile.id} with "  # type: ignore[index]
-                        f"{plural(sum(commit.values()), 'weapon')}: attack {attack} vs defence {defence}",
+                        f"{words.count(sum(commit.values()), 'weapon')}: attack {attack} vs defence {defence}",
                         action={
                             "kind": "pillage",
                             "tile": tile.id,
@@ -944,7 +944,7 @@ class CityHeroes(Game[CityHeroesState]):
                     choices.append(
                         _choice(
                             key=f"gift:{partner}:{resource}",
-                            label=f"Offer {other.name} 1 {resource} as a gift",
+                            label=f"Offer {other.name} {words.count(1, resource)} as a gift",
                             action={"kind": "propose", "partner": partner, "give": {resource: 1}, "get": {}},
                             group="Trade",
                         )
@@ -953,7 +953,7 @@ class CityHeroes(Game[CityHeroesState]):
                     choices.append(
                         _choice(
                             key=f"ask:{partner}:{resource}",
-                            label=f"Offer {other.name} {TRADE_PRICE} ducats for 1 {resource}",
+                            label=f"Offer {other.name} {words.count(TRADE_PRICE, 'ducat')} for {words.count(1, resource)}",
                             action={
                                 "kind": "propose",
                                 "partner": partner,
@@ -973,7 +973,7 @@ class CityHeroes(Game[CityHeroesState]):
             return [
                 _choice(
                     key=f"loot:{resource}",
-                    label=f"Loot 1 {resource} from {defender.name} ({raid.loot} left to take)",
+                    label=f"Loot {words.count(1, resource)} from {defender.name} ({raid.loot} left to take)",
                     action={"kind": "loot", "resource": resource},
                     group="Loot",
                     style="success",
@@ -984,7 +984,7 @@ class CityHeroes(Game[CityHeroesState]):
         return [
             _choice(
                 key=f"casualty:{tile}",
-                label=f"Lose 1 weapon from T{tile} ({raid.casualties} casualties left)",
+                label=f"Lose 1 weapon from T{tile} ({words.count(raid.casualties, 'casualty')} left)",
                 action={"kind": "casualty", "tile": tile},
                 group="Casualties",
                 style="danger",
@@ -1035,14 +1035,16 @@ class CityHeroes(Game[CityHeroesState]):
         used = player.exchanged.get(row, 0)
         limit = self.rival_limit(state, seat, counts)
         if used + lots > limit:
-            return f"You may exchange at most {limit} lots of this row per phase ({used} done)."
+            return (
+                f"You may exchange at most {words.count(limit, 'lot')} of this row per phase ({used} done)."
+            )
         give, get, _ = self.rival_terms(state, seat, row, counts)
         resource = self.cat.rows[row].resource
         if row.startswith("sell-"):
             if player.stock[resource] < give * lots:
-                return f"Selling {lots} lot(s) takes {give * lots} {resource}; you have {player.stock[resource]}."
+                return f"Selling {words.count(lots, 'lot')} takes {words.count(give * lots, resource)}; you have {player.stock[resource]}."
         elif player.ducats < give * lots:
-            return f"Buying {lots} lot(s) costs {give * lots} ducats; you have {player.ducats}."
+            return f"Buying {words.count(lots, 'lot')} costs {words.count(give * lots, 'ducat')}; you have {player.ducats}."
         return None
 
     def _bank_problem(self, state: State, seat: Seat, resource: str, count: int, sell: bool) -> str | None:
@@ -1052,14 +1054,14 @@ class CityHeroes(Game[CityHeroesState]):
         pays, asks = self.bank_price(resource)
         if sell:
             if player.stock[resource] < count:
-                return f"You have only {player.stock[resource]} {resource}."
+                return f"You have only {words.count(player.stock[resource], resource)}."
             if state.bank_ducats < pays * count:
-                return f"The bank has only {state.bank_ducats} ducats."
+                return f"The bank has only {words.count(state.bank_ducats, 'ducat')}."
         else:
             if state.bank[resource] < count:
-                return f"The bank has only {state.bank[resource]} {resource}."
+                return f"The bank has only {words.count(state.bank[resource], resource)}."
             if player.ducats < asks * count:
-                return f"{count} {resource} cost {asks * count} ducats; you have {player.ducats}."
+                return f"{words.count(count, resource)} cost {words.count(asks * count, 'ducat')}; you have {player.ducats}."
         return None
 
     def _round_choices(self, state: State, seat: Seat) -> list[Choice]:
@@ -1086,12 +1088,16 @@ class CityHeroes(Game[CityHeroesState]):
                 if player.stock[spec.resource] < give:
                     continue
                 prestige = sales
-                label = f"Sell {give} {spec.resource} to the rival for {plural(get, 'ducat')}"
+                label = (
+                    f"Sell {words.count(give, spec.resource)} to the rival for {words.count(get, 'ducat')}"
+                )
             else:
                 if player.ducats < give:
                     continue
                 prestige = purchase
-                label = f"Buy {get} {spec.resource} from the rival for {plural(give, 'ducat')}"
+                label = (
+                    f"Buy {words.count(get, spec.resource)} from the rival for {words.count(give, 'ducat')}"
+                )
             choices.append(
                 _choice(
                     key=f"rival:{row}",
@@ -1202,7 +1208,9 @@ class CityHeroes(Game[CityHeroesState]):
                     raise RuleError(f"You have no production building on T{tile_id}.")
                 modes = [production.mode for production in self.cat.buildings[tile.building].produces]
                 if mode not in modes:
-                    raise RuleError(f"A {self._name(tile.building)} makes: {', '.join(modes) or 'nothing'}.")
+                    raise RuleError(
+                        f"{words.a(self._name(tile.building), start=True)} makes: {', '.join(modes) or 'nothing'}."
+                    )
                 tile.mode = mode
                 events.append(
                     Event(text=f"{player.name}'s {self._name(tile.building)} on T{tile.id} will make {mode}.")
@@ -1238,13 +1246,15 @@ class CityHeroes(Game[CityHeroesState]):
                 if count + 1 > player.workers:
                     raise RuleError(
                         f"This would be your tile number {count + 1} and you have only "
-                        f"{plural(player.workers, 'worker')} in all pools."
+                        f"{words.count(player.workers, 'worker')} in all pools."
                     )
                 if player.ready < 1:
                     raise RuleError("Buying a tile needs a Ready worker.")
                 price = self.price(state, seat, tile.id)
                 if player.ducats < price:
-                    raise RuleError(f"T{tile.id} costs {plural(price, 'ducat')}; you have {player.ducats}.")
+                    raise RuleError(
+                        f"T{tile.id} costs {words.count(price, 'ducat')}; you have {player.ducats}."
+                    )
                 self.pay(state, seat, {"ducats": price, "workers": 1} if price else {"workers": 1})
                 tile.owner = seat
                 tile.house = "house"
@@ -1252,7 +1262,7 @@ class CityHeroes(Game[CityHeroesState]):
                 state.acted = "buy"
                 events.append(
                     Event(
-                        text=f"{player.name} bought T{tile.id} ({tile.terrain}) for {plural(price, 'ducat')} and placed a House."
+                        text=f"{player.name} bought T{tile.id} ({tile.terrain}) for {words.count(price, 'ducat')} and placed a House."
                     )
                 )
             case Garrison(layout=layout):
@@ -1288,7 +1298,9 @@ class CityHeroes(Game[CityHeroesState]):
                 self._on_built(state, seat, building)
                 state.acted = "build"
                 events.append(
-                    Event(text=f"{player.name} built a {spec.name} on T{tile.id} ({self.cost_text(cost)}).")
+                    Event(
+                        text=f"{player.name} built {words.a(spec.name)} on T{tile.id} ({self.cost_text(cost)})."
+                    )
                 )
             case Upgrade(tile=tile_id, building=target):
                 self._start(state, "upgrade", "construction", "upgrade")
@@ -1311,7 +1323,7 @@ class CityHeroes(Game[CityHeroesState]):
                 state.acted = "upgrade"
                 events.append(
                     Event(
-                        text=f"{player.name} upgraded the {self._name(old or '')} on T{tile.id} to a {spec.name} "
+                        text=f"{player.name} upgraded the {self._name(old or '')} on T{tile.id} to {words.a(spec.name)} "
                         f"({self.cost_text(cost)})."
                     )
                 )
@@ -1356,7 +1368,7 @@ class CityHeroes(Game[CityHeroesState]):
                     raise RuleError(found)
                 most, needed = found
                 if count > most:
-                    raise RuleError(f"You can craft at most {most} {good} now.")
+                    raise RuleError(f"You can craft at most {words.count(most, good)} now.")
                 if state.acted is None and player.ready < 1:
                     raise RuleError("Crafting needs a Ready worker.")
                 cost = {key: value * count for key, value in needed.items()}
@@ -1364,7 +1376,9 @@ class CityHeroes(Game[CityHeroesState]):
                 self._give(state, seat, good, count)
                 state.acted = "craft"
                 events.append(
-                    Event(text=f"{player.name} crafted {count} {good} from {self.cost_text(cost)}.")
+                    Event(
+                        text=f"{player.name} crafted {words.count(count, good)} from {self.cost_text(cost)}."
+                    )
                 )
             case Pillage():
                 self._start(state, "pillage", "interaction", "pillage")
@@ -1408,7 +1422,7 @@ class CityHeroes(Game[CityHeroesState]):
         wanted = sum(layout.values())
         if wanted > available:
             raise RuleError(
-                f"You have {plural(available, 'weapon')} in all (supply and garrisons), not {wanted}."
+                f"You have {words.count(available, 'weapon')} in all (supply and garrisons), not {wanted}."
             )
         if {tile.id: tile.garrison for tile in mine if tile.garrison} == {
             t: n for t, n in layout.items() if n
@@ -1489,7 +1503,7 @@ class CityHeroes(Game[CityHeroesState]):
                     state.bank_ducats -= pays * count
                     events.append(
                         Event(
-                            text=f"{player.name} sold {count} {resource} to the bank for {pays * count} ducats."
+                            text=f"{player.name} sold {words.count(count, resource)} to the bank for {words.count(pays * count, 'ducat')}."
                         )
                     )
                 else:
@@ -1499,7 +1513,7 @@ class CityHeroes(Game[CityHeroesState]):
                     state.bank_ducats += asks * count
                     events.append(
                         Event(
-                            text=f"{player.name} bought {count} {resource} from the bank for {asks * count} ducats."
+                            text=f"{player.name} bought {words.count(count, resource)} from the bank for {words.count(asks * count, 'ducat')}."
                         )
                     )
             case RivalTrade(row=row, lots=lots):
@@ -1514,13 +1528,13 @@ class CityHeroes(Game[CityHeroesState]):
                     state.outside[resource] += give * lots
                     player.ducats += get * lots
                     state.outside_ducats += get * lots
-                    what = f"sold {give * lots} {resource} to the rival city for {get * lots} ducats"
+                    what = f"sold {words.count(give * lots, resource)} to the rival city for {words.count(get * lots, 'ducat')}"
                 else:
                     player.ducats -= give * lots
                     state.outside_ducats -= give * lots
                     player.stock[resource] += get * lots
                     state.outside[resource] -= get * lots
-                    what = f"bought {get * lots} {resource} from the rival city for {give * lots} ducats"
+                    what = f"bought {words.count(get * lots, resource)} from the rival city for {words.count(give * lots, 'ducat')}"
                 state.prestige += prestige * lots
                 events.append(Event(text=f"{player.name} {what}; city prestige {prestige * lots:+d}."))
             case InfluenceTrade(amount=amount, sell=sell):
@@ -1528,22 +1542,26 @@ class CityHeroes(Game[CityHeroesState]):
                     if player.influence < amount:
                         raise RuleError(f"You have only {player.influence} influence.")
                     if state.bank_ducats < amount:
-                        raise RuleError(f"The bank has only {state.bank_ducats} ducats.")
+                        raise RuleError(f"The bank has only {words.count(state.bank_ducats, 'ducat')}.")
                     player.influence -= amount
                     self._pay_ducats(state, seat, amount)
                     events.append(
-                        Event(text=f"{player.name} sold {amount} influence for {plural(amount, 'ducat')}.")
+                        Event(
+                            text=f"{player.name} sold {amount} influence for {words.count(amount, 'ducat')}."
+                        )
                     )
                 else:
                     if player.ducats < 2 * amount:
                         raise RuleError(
-                            f"{amount} influence cost {2 * amount} ducats; you have {player.ducats}."
+                            f"{amount} influence cost {words.count(2 * amount, 'ducat')}; you have {player.ducats}."
                         )
                     player.ducats -= 2 * amount
                     state.bank_ducats += 2 * amount
                     player.influence += amount
                     events.append(
-                        Event(text=f"{player.name} bought {amount} influence for {2 * amount} ducats.")
+                        Event(
+                            text=f"{player.name} bought {amount} influence for {words.count(2 * amount, 'ducat')}."
+                        )
                     )
         state.round_used = True
 
@@ -1566,7 +1584,7 @@ class CityHeroes(Game[CityHeroesState]):
             for key, count in items.items():
                 have = owner.ducats if key == "ducats" else owner.stock[key]
                 if have < count:
-                    return f"{owner.name} has only {have} {key}."
+                    return f"{owner.name} has only {words.count(have, key)}."
         return None
 
     def _answer(self, state: State, seat: Seat, action: Any, events: list[Event]) -> list[Event]:
@@ -1647,7 +1665,9 @@ class CityHeroes(Game[CityHeroesState]):
                     f"Weapons must come from your garrisons next to T{target.id} (not T{tile_id})."
                 )
             if count < 0 or count > source.garrison:
-                raise RuleError(f"T{tile_id} has {plural(source.garrison, 'ready weapon')}, not {count}.")
+                raise RuleError(
+                    f"T{tile_id} has {words.count(source.garrison, 'ready weapon')}, not {count}."
+                )
         if player.ready < 1:
             raise RuleError("Pillaging needs a Ready worker.")
         attack = sum(committed.values()) + self.attack_bonus(state, seat, target.id)
@@ -1674,8 +1694,8 @@ class CityHeroes(Game[CityHeroesState]):
         events.append(
             Event(
                 text=f"{player.name} pillaged {defender.name}'s T{target.id}: attack {attack} vs defence {defence}, "
-                f"pillage score {score}. {defender.name} loses {plural(lost, 'weapon')} and {score} influence "
-                f"(as far as they have); {plural(tokens, 'pillage token')} to {player.name}; city prestige "
+                f"pillage score {score}. {defender.name} loses {words.count(lost, 'weapon')} and {score} influence "
+                f"(as far as they have); {words.count(tokens, 'pillage token')} to {player.name}; city prestige "
                 f"-{score // 2}.",
                 urgent=True,  # another player's tile is pillaged; the summary follows as their private line
             )
@@ -1708,7 +1728,7 @@ class CityHeroes(Game[CityHeroesState]):
             state.outside["weapons"] += raid.casualties
             events.append(
                 Event(
-                    text=f"{state.players[raid.attacker].name} lost {plural(raid.casualties, 'weapon')} from T{tile.id}."
+                    text=f"{state.players[raid.attacker].name} lost {words.count(raid.casualties, 'weapon')} from T{tile.id}."
                 )
             )
             raid.casualties = 0
@@ -1728,13 +1748,11 @@ class CityHeroes(Game[CityHeroesState]):
         taken = _goods_text(raid.taken) if raid.taken else "nothing (your stores were empty)"
         line = (
             f"Your T{raid.tile} was pillaged by {attacker.name}. They took {taken}. You lost "
-            f"{plural(raid.defenders_lost, 'defending weapon')}, {raid.influence_lost} influence and "
-            f"{plural(raid.tokens_lost, 'pillage token')}."
+            f"{words.count(raid.defenders_lost, 'defending weapon')}, {raid.influence_lost} influence and "
+            f"{words.count(raid.tokens_lost, 'pillage token')}."
         )
         loot = sum(raid.taken.values())
-        public = (
-            f"The pillage of T{raid.tile} is over: {attacker.name} carried off {plural(loot, 'resource')}."
-        )
+        public = f"The pillage of T{raid.tile} is over: {attacker.name} carried off {words.count(loot, 'resource')}."
         return Event(text=public, private={raid.defender: line})
 
     def _raid_step(self, state: State, seat: Seat, action: Any, events: list[Event]) -> list[Event]:
@@ -1751,7 +1769,9 @@ class CityHeroes(Game[CityHeroesState]):
             raid.loot -= 1
             if sum(defender.stock.values()) == 0:
                 raid.loot = 0
-            events.append(Event(text=f"{player.name} looted 1 {action.resource} from {defender.name}."))
+            events.append(
+                Event(text=f"{player.name} looted {words.count(1, action.resource)} from {defender.name}.")
+            )
         elif isinstance(action, Casualty) and not raid.loot and raid.casualties:
             if raid.committed.get(action.tile, 0) < 1:
                 raise RuleError(f"No committed weapon of yours is left on T{action.tile}.")
@@ -1779,7 +1799,7 @@ class CityHeroes(Game[CityHeroesState]):
             if extra:
                 player.busy += extra
                 player.workers += extra
-                lines[seat].append(f"+{plural(extra, 'worker')} for new tiles")
+                lines[seat].append(f"+{words.count(extra, 'worker')} for new tiles")
         # 2. Building bonuses, the Bank first.
         for tile in state.tiles:
             if tile.owner is not None and tile.house == "bank":
@@ -1789,7 +1809,7 @@ class CityHeroes(Game[CityHeroesState]):
                     state, tile.owner, min(spec.dividend_max, player.ducats // spec.dividend_per)
                 )
                 if paid:
-                    lines[tile.owner].append(f"Bank dividend {paid} ducats")
+                    lines[tile.owner].append(f"Bank dividend {words.count(paid, 'ducat')}")
         self._building_bonuses(state, lines)
         # 3. Resources from owned tiles.
         for tile in state.tiles:
@@ -1798,7 +1818,7 @@ class CityHeroes(Game[CityHeroesState]):
             count = self.gathered(state, tile)
             if count:
                 got = self._give(state, tile.owner, tile.resource, count)
-                lines[tile.owner].append(f"T{tile.id} {got} {tile.resource}")
+                lines[tile.owner].append(f"T{tile.id} {words.count(got, tile.resource)}")
         # 4. Public works.
         self._works_bonuses(state, lines)
         # 5. Tile tax, pillage tokens.
@@ -1806,7 +1826,7 @@ class CityHeroes(Game[CityHeroesState]):
             tiles = len(self.owned(state, seat))
             if tiles:
                 got = self._pay_ducats(state, seat, tiles)
-                lines[seat].append(f"tile tax {got} ducats")
+                lines[seat].append(f"tile tax {words.count(got, 'ducat')}")
             if player.pillage_tokens:
                 player.influence += player.pillage_tokens
                 lines[seat].append(f"+{player.pillage_tokens} influence for pillage tokens")
@@ -1832,9 +1852,9 @@ class CityHeroes(Game[CityHeroesState]):
                 player.ready += 1
                 fed += 1
             if moved:
-                lines[seat].append(f"{plural(moved, 'worker')} rested early")
+                lines[seat].append(f"{words.count(moved, 'worker')} rested early")
             if fed:
-                lines[seat].append(f"{2 * fed} wheat fed {plural(fed, 'worker')}")
+                lines[seat].append(f"{2 * fed} wheat fed {words.count(fed, 'worker')}")
             player.bought = 0
         # Reset the turn's marks; the rival grows.
         for tile in state.tiles:
@@ -1846,7 +1866,7 @@ class CityHeroes(Game[CityHeroesState]):
         state.rival_prestige += growth
         for seat, parts in lines.items():
             if parts:
-                events.append(Event(text=f"Cleanup, {state.players[seat].name}: " + "; ".join(parts) + "."))
+                events.append(Event(text=f"Cleanup, {state.players[seat].name}: " + words.sentences(parts)))
         events.append(
             Event(
                 text=f"End of turn {state.turn}: city prestige {state.prestige} ({state.prestige - prestige_before:+d}), "
@@ -1915,7 +1935,9 @@ class CityHeroes(Game[CityHeroesState]):
                     paid = self._pay_ducats(state, seat, ducats)
                     influence = player.workers // 2 if slot == "temple" else city_workers
                     player.influence += influence
-                    lines[seat].append(f"{spec.name} T{tile.id}: {paid} ducats, +{influence} influence")
+                    lines[seat].append(
+                        f"{spec.name} T{tile.id}: {words.count(paid, 'ducat')}, +{influence} influence"
+                    )
                 if slot in MARKET_FAMILY and not tile.pillaged:
                     self._market(state, tile, market_seen.setdefault(seat, set()), lines)
                 if slot == "festival-grounds" and not tile.pillaged:
@@ -1927,7 +1949,7 @@ class CityHeroes(Game[CityHeroesState]):
                             self._give(state, other, resource, (4 if resource in NATURALS else 2) // share)
                             for resource in RESOURCES
                         ]
-                        lines[other].append(f"Grand Bazaar: {sum(got)} resources")
+                        lines[other].append(f"Grand Bazaar: {words.count(sum(got), 'resource')}")
                 if (
                     slot == "manor"
                     and manors[seat]
@@ -1970,7 +1992,9 @@ class CityHeroes(Game[CityHeroesState]):
                 copies.append(tile.resource)
         if ducats or copies:
             extra = f", {', '.join(copies)}" if copies else ""
-            lines[seat].append(f"{self._name(market.building or '')} T{market.id}: {ducats} ducats{extra}")
+            lines[seat].append(
+                f"{self._name(market.building or '')} T{market.id}: {words.count(ducats, 'ducat')}{extra}"
+            )
 
     def _festival(self, state: State, grounds: Tile, seen: set[int], lines: dict[Seat, list[str]]) -> None:
         seat = grounds.owner
@@ -1987,7 +2011,7 @@ class CityHeroes(Game[CityHeroesState]):
                 copies.append(FESTIVAL_GOODS[tile.building])  # type: ignore[index]
         if ducats or copies:
             extra = f", {', '.join(copies)}" if copies else ""
-            lines[seat].append(f"Festival Grounds T{grounds.id}: {ducats} ducats{extra}")
+            lines[seat].append(f"Festival Grounds T{grounds.id}: {words.count(ducats, 'ducat')}{extra}")
 
     def _works_bonuses(self, state: State, lines: dict[Seat, list[str]]) -> None:
         cat = self.cat
@@ -2004,7 +2028,7 @@ class CityHeroes(Game[CityHeroesState]):
                 if tile.owner is None:
                     for seat in range(count):
                         got = self._pay_ducats(state, seat, 2)
-                        lines[seat].append(f"City Hall: {got} ducats")
+                        lines[seat].append(f"City Hall: {words.count(got, 'ducat')}")
                 else:
                     for seat, player in enumerate(state.players):
                         if seat == tile.owner:
@@ -2013,8 +2037,10 @@ class CityHeroes(Game[CityHeroesState]):
                         player.ducats -= paid
                         state.players[tile.owner].ducats += paid
                         if paid:
-                            lines[seat].append(f"paid {paid} ducats to the City Hall")
-                            lines[tile.owner].append(f"City Hall: {paid} ducats from {player.name}")
+                            lines[seat].append(f"paid {words.count(paid, 'ducat')} to the City Hall")
+                            lines[tile.owner].append(
+                                f"City Hall: {words.count(paid, 'ducat')} from {player.name}"
+                            )
             elif tile.work == "la-rotonda":
                 for tile_id in self.adjacent(state, tile.id):
                     other = state.tiles[tile_id - 1]
@@ -2026,7 +2052,9 @@ class CityHeroes(Game[CityHeroesState]):
                     ):
                         continue
                     if self.gathered(state, other) and self._give(state, other.owner, other.resource, 1):
-                        lines[other.owner].append(f"La Rotonda: +1 {other.resource} from T{tile_id}")
+                        lines[other.owner].append(
+                            f"La Rotonda: +{words.count(1, other.resource)} from T{tile_id}"
+                        )
             elif tile.work == "biblioteka-marciana":
                 near = {tile.id, *self.adjacent(state, tile.id)}
                 for other in state.tiles:
@@ -2180,7 +2208,7 @@ class CityHeroes(Game[CityHeroesState]):
 
     def _headline(self, state: State, result: Result | None) -> str:
         if result is not None:
-            return f"Game over - {result.reason}"
+            return f"Game over - {words.clause(result.reason)}"
         current = state.players[state.current].name
         text = f"Turn {state.turn}/{state.turns} - {state.phase.title()} - {current} to act"
         if state.proposal is not None:
@@ -2206,23 +2234,33 @@ class CityHeroes(Game[CityHeroesState]):
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-        names = " and ".join(state.players[seat].name for seat in ranking[0])
+        name = {seat: state.players[seat].name for seat in seats}
+        names = words.listed(name[seat] for seat in ranking[0])
         best = breakdown[ranking[0][0]]["score"]
         if state.prestige < state.rival_prestige:
             reason = (
-                f"The city's prestige {state.prestige} is below the rival's {state.rival_prestige}: "
-                f"everybody loses (best influence: {names}, {best})."
+                f"The city's prestige {state.prestige} is below the rival's {state.rival_prestige}, "
+                f"so everybody loses (most influence: {names}, {best})."
             )
         else:
+            beats = "beats" if state.prestige > state.rival_prestige else "matches"
+            city = f"The city's prestige {state.prestige} {beats} the rival's {state.rival_prestige}"
             tied = [seat for seat in seats if breakdown[seat]["score"] == best]
-            verb = "share the win" if len(ranking[0]) > 1 else "wins"
-            reason = (
-                f"The city ({state.prestige} prestige) beats the rival ({state.rival_prestige}); "
-                f"{names} {verb} with {best} influence"
-            )
-            if len(tied) > len(ranking[0]):
-                reason += " (tie on influence broken by ducats)"
-            reason += "."
+            ducats = breakdown[ranking[0][0]]["ducats"]
+            if len(ranking[0]) > 1:
+                how = f"{names} share the win with {best} influence and {words.count(ducats, 'ducat')} each"
+            elif len(tied) > 1:
+                others = [seat for seat in tied if seat not in ranking[0]]
+                how = (
+                    f"{words.listed(name[seat] for seat in tied)} tie on {best} influence and {names} wins "
+                    f"on ducats, {ducats} to {breakdown[others[0]]['ducats']}"
+                )
+            elif len(seats) > 1:
+                second = ranking[1][0]
+                how = f"{names} wins with the most influence, {best} to {name[second]}'s {breakdown[second]['score']}"
+            else:
+                how = f"{names} wins with {best} influence"
+            reason = f"{city}; {how}."
         for line in breakdown.values():
             line["city_won"] = int(state.prestige >= state.rival_prestige)
         return Result(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from rules import words
 from rules.city_of_iron.cards import BuildingType, GameData, Land, PlayerCard, TownType, game_data
 from rules.core import CatalogueEntry
 from rules.help import plural, unique_names
@@ -22,7 +23,7 @@ STARS = {0: "Expansion town (no star)", 1: "Town (1 star)", 2: "Town (2 stars)",
 
 
 def _goods(data: GameData, goods: dict[str, int]) -> str:
-    return " + ".join(f"{amount} {data.goods[good].name}" for good, amount in goods.items())
+    return " + ".join(words.count(amount, data.goods[good].name) for good, amount in goods.items())
 
 
 def _cost(coins: int, science: int) -> str:
@@ -78,7 +79,9 @@ def _building(data: GameData, building: BuildingType, name: str) -> CatalogueEnt
         details.append(("VP", f"+{building.vp_bonus} at scoring while 1st or 2nd in its good"))
         summary.append(f"+{building.vp_bonus} VP")
     if building.eyes:
-        details.append(("Eyes", f"{building.eyes}: attack {building.eyes} card(s) deeper into a town pile"))
+        details.append(
+            ("Eyes", f"{building.eyes}: attack {plural(building.eyes, 'card')} deeper into a town pile")
+        )
         summary.append(plural(building.eyes, "eye"))
     details.append(("Cards", _marks(list(building.copies))))
     if building.text:

@@ -7,6 +7,7 @@ from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Any, ClassVar
 
+from rules import words
 from rules.city_of_iron import scoring
 from rules.city_of_iron.cards import CardAction, GameData, game_data
 from rules.city_of_iron.catalogue import entries as catalogue_entries
@@ -128,7 +129,7 @@ def _label(text: str) -> str:
 
 
 def _names(uids: list[str]) -> str:
-    return ", ".join(card(uid).name for uid in uids) or "nothing"
+    return words.listed((card(uid).name for uid in uids), empty="nothing")
 
 
 @lru_cache(maxsize=4096)
@@ -194,7 +195,7 @@ def _store_choice(uid: str) -> Choice:
 @lru_cache(maxsize=1024)
 def _select_choice(uid: str) -> Choice:
     kind = card(uid)
-    cost = f"{kind.coins} coins" + (f", {kind.science} science" if kind.science else "")
+    cost = f"{words.count(kind.coins, 'coin')}" + (f", {kind.science} science" if kind.science else "")
     return _choice(
         key=f"select:{uid}",
         label=_label(f"Buy {kind.name} ({kind.deck}, {cost})"),
@@ -232,7 +233,7 @@ def _play_choice(
     if action.kind == "settle":
         land = data.lands[chosen["land"]]
         token = next(token for token in data.board.tokens if token.id == chosen["token"])
-        text += f": settle {land.name} (dist {land.distance}) as a {token.city}-city"
+        text += f": settle {land.name} (dist {land.distance}) as {words.a(str(token.city))}-city"
         key += f":{chosen['land']}:{chosen['token']}"
     elif action.kind == "district":
         token = next(token for token in data.board.tokens if token.id == chosen["token"])
@@ -241,7 +242,7 @@ def _play_choice(
     elif action.text:
         text += f": {action.text}"
     if payers:
-        text += f"; pay with {_names(list(payers))}"
+        text = f"{words.clause(text)}; pay with {_names(list(payers))}"
         key += ":" + ".".join(payer.rsplit(".", 1)[0] for payer in payers)
     return _choice(
         key=_key(key),
@@ -474,7 +475,7 @@ class CityOfIron(Game[CityState]):
                     choices.append(
                         _choice(
                             key=f"rebid:{space}",
-                            label=f"Move to space {space + 1} ({cost - costs[now]} more coins)",
+                            label=f"Move to space {space + 1} ({words.count(cost - costs[now], 'more coin')})",
                             action=_action(Rebid, space=space),
                             group="Second bid",
                         )
@@ -529,7 +530,8 @@ class CityOfIron(Game[CityState]):
         choices = [
             _choice(
                 key="purchase:done",
-                label="Done choosing" + (f" ({len(player.selected)} cards)" if player.selected else ""),
+                label="Done choosing"
+                + (f" ({words.count(len(player.selected), 'card')})" if player.selected else ""),
                 action=_action(Done),
                 group="Purchase",
                 style="success",
@@ -580,7 +582,7 @@ class CityOfIron(Game[CityState]):
             choices.append(
                 _choice(
                     key="science",
-                    label=f"Buy 1 science for {price} coins",
+                    label=f"Buy 1 science for {words.count(price, 'coin')}",
                     action=_action(BuyScience),
                     group="Other",
                 )
@@ -677,7 +679,7 @@ class CityOfIron(Game[CityState]):
                 continue
             seen.add((source, kind.id))
             science = self._science_cost(state, player, uid, owned)
-            cost = f"{kind.coins} coins" + (f" + {science} science" if science else "")
+            cost = f"{words.count(kind.coins, 'coin')}" + (f" + {science} science" if science else "")
             for site_id, old in self._build_options(player, uid, sites, science):
                 where = self._site_name(state, site_id)
                 choices.append(_build_choice(uid, site_id, where, old, cost, source == "stored"))
@@ -925,7 +927,7 @@ class CityOfIron(Game[CityState]):
         drawn = self._draw(player, "citizen", game_data().board.starting_hand)
         events = [
             Event(
-                text=f"{player.name} arranged the starting decks and drew {len(drawn)} citizen card(s).",
+                text=f"{player.name} arranged the starting decks and drew {words.count(len(drawn), 'citizen card')}.",
                 private={seat: f"You drew {_names(drawn)}."},
                 reveals=bool(drawn),
             )
@@ -964,7 +966,7 @@ class CityOfIron(Game[CityState]):
         if action.space >= len(costs) or state.track[action.space] is not None:
             raise RuleError("That space on the turn-order track is not open.")
         if action.space not in self._bid_spaces(state, seat):
-            raise RuleError(f"You cannot afford a bid of {costs[action.space]} coins.")
+            raise RuleError(f"You cannot afford a bid of {words.count(costs[action.space], 'coin')}.")
         player = state.players[seat]
         paid = min(costs[action.space], player.coins)
         player.coins -= paid
@@ -1005,7 +1007,9 @@ class CityOfIron(Game[CityState]):
             if extra < 0:
                 raise RuleError("A second bid cannot be lower than your first bid.")
             if extra > player.coins:
-                raise RuleError(f"Moving there costs {extra} more coins; you have {player.coins}.")
+                raise RuleError(
+                    f"Moving there costs {words.count(extra, 'more coin')}; you have {player.coins}."
+                )
             player.coins -= extra
             state.track[now] = None
             state.track[space] = seat
@@ -1044,7 +1048,7 @@ class CityOfIron(Game[CityState]):
         kind = building(uid)
         science = self._science_cost(state, player, uid)
         if kind.coins > player.coins:
-            raise RuleError(f"{kind.name} costs {kind.coins} coins; you have {player.coins}.")
+            raise RuleError(f"{kind.name} costs {words.count(kind.coins, 'coin')}; you have {player.coins}.")
         if science > player.science:
             raise RuleError(f"{kind.name} costs {science} science; you have {player.science}.")
         site_id, lands, buildings, base = self._site(state, player, action.site)
@@ -1067,7 +1071,7 @@ class CityOfIron(Game[CityState]):
             state.row[state.row.index(uid)] = None
         else:
             player.stored.remove(uid)
-        text = f"{player.name} built {kind.name} for {kind.coins} coins"
+        text = f"{player.name} built {kind.name} for {words.count(kind.coins, 'coin')}"
         if science:
             text += f" and {science} science"
         text += f" in {where}"
@@ -1077,7 +1081,7 @@ class CityOfIron(Game[CityState]):
             text += f", demolishing {building(action.demolish).name}"
         buildings.append(uid)
         if kind.goods:
-            goods = ", ".join(f"{n} {game_data().goods[g].name}" for g, n in kind.goods.items())
+            goods = ", ".join(words.count(n, game_data().goods[g].name) for g, n in kind.goods.items())
             text += f"; +1 income, {goods}"
         events = [Event(text=text + ".")]
         self._spend_action(state, seat, events)
@@ -1133,10 +1137,10 @@ class CityOfIron(Game[CityState]):
         player = state.players[seat]
         price = game_data().board.science_price
         if player.coins < price:
-            raise RuleError(f"Science costs {price} coins; you have {player.coins}.")
+            raise RuleError(f"Science costs {words.count(price, 'coin')}; you have {player.coins}.")
         player.coins -= price
         player.science += 1
-        events = [Event(text=f"{player.name} bought 1 science for {price} coins.")]
+        events = [Event(text=f"{player.name} bought 1 science for {words.count(price, 'coin')}.")]
         self._spend_action(state, seat, events)
         return events
 
@@ -1245,14 +1249,18 @@ class CityOfIron(Game[CityState]):
             if not useful:
                 raise RuleError(f"{kind.name} adds no skill this action needs.")
         if work_paid < work:
-            raise RuleError(f"{card(action.card).name} needs {work} work skill(s); you paid {work_paid}.")
+            raise RuleError(
+                f"{card(action.card).name} needs {words.count(work, 'work skill')}; you paid {work_paid}."
+            )
         if distance_paid < distance:
-            raise RuleError(f"That needs {distance} distance skill(s); you paid {distance_paid}.")
+            raise RuleError(
+                f"That needs {words.count(distance, 'distance skill')}; you paid {distance_paid}."
+            )
         if flag and not any(getattr(card(uid), flag) for uid in action.payers):
             raise RuleError(f"That land can only be reached with a {flag.capitalize()} card.")
         if effect.pay_coins > player.coins:
             raise RuleError(
-                f"{card(action.card).name} needs {effect.pay_coins} coins; you have {player.coins}."
+                f"{card(action.card).name} needs {words.count(effect.pay_coins, 'coin')}; you have {player.coins}."
             )
         self._discard(player, [action.card, *action.payers])
         player.coins -= effect.pay_coins
@@ -1263,7 +1271,7 @@ class CityOfIron(Game[CityState]):
         private: dict[Seat, str] = {}
         parts: list[str] = []
         if effect.pay_coins:
-            parts.append(f"paid {effect.pay_coins} coin(s)")
+            parts.append(f"paid {words.count(effect.pay_coins, 'coin')}")
         if effect.kind == "settle":
             land = data.lands[target["land"]]
             state.lands.remove(land.id)
@@ -1282,7 +1290,7 @@ class CityOfIron(Game[CityState]):
             coins = effect.coins + effect.coins_per_town * len(player.towns)
             if coins:
                 player.coins += coins
-                parts.append(f"+{coins} coin(s)")
+                parts.append(f"+{words.count(coins, 'coin')}")
             if effect.science:
                 player.science += effect.science
                 parts.append(f"+{effect.science} science")
@@ -1292,7 +1300,7 @@ class CityOfIron(Game[CityState]):
             if effect.draw_military:
                 drawn += self._draw(player, "military", effect.draw_military)
             if effect.draw_citizen or effect.draw_military:
-                parts.append(f"drew {len(drawn)} card(s)")
+                parts.append(f"drew {words.count(len(drawn), 'card')}")
                 private[seat] = f"You drew {_names(drawn)}."
         if parts:
             text += ": " + ", ".join(parts)
@@ -1307,7 +1315,7 @@ class CityOfIron(Game[CityState]):
         if cost is None:
             raise RuleError("Only the City-State of Arc (with nation abilities) may move buildings.")
         if player.coins < cost:
-            raise RuleError(f"Moving a building costs {cost} coin(s); you have {player.coins}.")
+            raise RuleError(f"Moving a building costs {words.count(cost, 'coin')}; you have {player.coins}.")
         sites = self._sites(state, player)
         source = next((site for site in sites if action.building in site[2]), None)
         if source is None:
@@ -1326,7 +1334,7 @@ class CityOfIron(Game[CityState]):
         source[2].remove(action.building)
         target[2].append(action.building)
         where = self._site_name(state, target[0])
-        return [Event(text=f"{player.name} moved {kind.name} to {where} for {cost} coin(s).")]
+        return [Event(text=f"{player.name} moved {kind.name} to {where} for {words.count(cost, 'coin')}.")]
 
     # ---- End Round -------------------------------------------------------------------------------------
     def _snyle_goods(self, state: CityState, player: Player) -> list[str]:
@@ -1554,14 +1562,14 @@ class CityOfIron(Game[CityState]):
                 player.hand.append(uid)
             if player.selected:
                 parts.append(
-                    f"{player.name} bought {_names(player.selected)} for {coins} coins, {science} science"
+                    f"{player.name} bought {_names(player.selected)} for {words.count(coins, 'coin')}, {science} science"
                 )
             player.selected = []
             player.done = False
         # The cards bought in secret come out together (like revealed bids): urgent when anyone bought.
         events.append(
             Event(
-                text=("; ".join(parts) or "Nobody bought cards") + ".",
+                text=words.sentences(parts) or "Nobody bought cards.",
                 reveals=bool(parts),
                 urgent=bool(parts),
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from rules import words
 from rules.city_of_iron.cards import BuildingType, PlayerCard, TownType, game_data
 from rules.city_of_iron.state import City, CityState, Player
 from rules.core import Result, Seat
@@ -174,19 +175,25 @@ def result(state: CityState) -> Result:
         else:
             ranking.append([seat])
     top = ranking[0]
-    names = " and ".join(players[seat].name for seat in top)
+    names = words.listed(players[seat].name for seat in top)
     best = keys[top[0]]
+    coins, goods = words.count(best[1], "coin"), words.count(best[2], "good")
     if len(top) > 1:
-        reason = f"{names} share the win with {best[0]} VP, {best[1]} coins and {best[2]} goods"
+        reason = f"{names} share the win with {best[0]} VP, {coins} and {goods} each"
     else:
         reason = f"{names} wins with {best[0]} VP"
         rivals = [seat for seat in order[1:] if keys[seat][0] == best[0]]
         if rivals:
-            rival_names = " and ".join(players[seat].name for seat in rivals)
+            rival_names = words.listed(players[seat].name for seat in rivals)
             if all(keys[seat][1] < best[1] for seat in rivals):
-                reason += f"; tied on VP with {rival_names}, more coins ({best[1]})"
+                most = max(keys[seat][1] for seat in rivals)
+                reason += f"; tied on VP with {rival_names}, more coins ({best[1]} to {most})"
             else:
-                reason += f"; tied on VP and coins with {rival_names}, more goods ({best[2]})"
+                most = max(keys[seat][2] for seat in rivals)
+                reason += f"; tied on VP and coins with {rival_names}, more goods ({best[2]} to {most})"
+        elif len(order) > 1:
+            second = order[1]
+            reason += f" to {players[second].name}'s {keys[second][0]}"
     breakdown = {
         seat: {"vp": p.vp, "coins": p.coins, "goods": total_goods(state, p)} for seat, p in enumerate(players)
     }

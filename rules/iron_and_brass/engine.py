@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rules import words
 from rules.core import CatalogueEntry, Choice, Event, Game, GameInfo, OptionSpec, Result, Rng, RuleError, Seat
 from rules.iron_and_brass.board import (
     Obstacles,
@@ -78,10 +79,6 @@ def _choice(*, key: str, label: str, action: dict[str, Any], group: str, style: 
     """A Choice without re-validation: the choice list is rebuilt after every move and its keys and
     labels are built to the contract's limits (the tests check every one against `Choice`)."""
     return Choice.model_construct(key=key, label=label, action=action, group=group, style=style)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 class IronAndBrass(Game[IronAndBrassState]):
@@ -235,17 +232,17 @@ class IronAndBrass(Game[IronAndBrassState]):
         if values[0] == values[1]:
             state.winner = None
             state.reason = (
-                f"Turn limit of {state.max_rounds} rounds reached with {values[0]} gold of pieces on the map "
-                "each: a draw"
+                f"A draw at the turn limit of {words.count(state.max_rounds, 'round')}: both sides have "
+                f"{values[0]} gold worth of pieces on the map"
             )
         else:
             winner = 0 if values[0] > values[1] else 1
             state.winner = winner
             state.reason = (
-                f"Turn limit of {state.max_rounds} rounds reached: {names[winner]} wins with "
-                f"{values[winner]} gold of pieces on the map against {values[1 - winner]}"
+                f"{names[winner]} wins at the turn limit of {words.count(state.max_rounds, 'round')} with more "
+                f"gold worth of pieces on the map, {values[winner]} to {names[1 - winner]}'s {values[1 - winner]}"
             )
-        events.append(Event(text=f"Game over. {state.reason}.", urgent=True))
+        events.append(Event(text=f"Game over: {state.reason}.", urgent=True))
 
     def _worth(self, state: State, seat: Seat) -> int:
         return sum(self.cards[piece.kind].gold for piece in state.pieces if piece.owner == seat)
@@ -352,7 +349,7 @@ class IronAndBrass(Game[IronAndBrassState]):
                 1 for b in state.builds if b.owner == seat and b.kind == item
             )
             if existing >= spec.count:
-                return f"You already have {_plural(spec.count, spec.name)} built or under way."
+                return f"You already have {words.count(spec.count, spec.name)} built or under way."
             if spec.upgrades is not None and spec.upgrades not in owned:
                 return f"The {spec.name} is built on your {self.cards[spec.upgrades].name}."
         where = spec.category if spec.upgrades is None else item
@@ -365,7 +362,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         if not free:
             if spec.military:
                 return f"There is no free square for a new {spec.name}."
-            return f"There is no free square to build a {spec.name} on."
+            return f"There is no free square to build {words.a(spec.name)} on."
         return None
 
     def build_squares(self, state: State, seat: Seat, item: str) -> list[Square]:
@@ -402,7 +399,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         cost = f"{spec.gold} gold" + (" + 1 crew" if spec.crew else "")
         events.append(
             Event(
-                text=f"{player.name} {verb} a {spec.name} at {square_name(*where)} for {cost}; "
+                text=f"{player.name} {verb} {words.a(spec.name)} at {square_name(*where)} for {cost}; "
                 "it is ready at the start of their next turn."
             )
         )
@@ -472,18 +469,20 @@ class IronAndBrass(Game[IronAndBrassState]):
         name = square_name(*square)
         occupant = occupancy(state).get(square)
         if occupant is not None:
-            return f"{name} is occupied by a {self.spec(occupant).name}: a move ends on an empty square."
+            return (
+                f"{name} is occupied by {words.a(self.spec(occupant).name)}: a move ends on an empty square."
+            )
         if square in reserved(state):
             return f"{name} is held by a build under way."
         dx, dy = abs(square[0] - piece.col), abs(square[1] - piece.row)
         if movement >= 2 and dx == dy == movement:
-            return f"{name} needs {movement} diagonal steps: a move cannot be diagonal for all its steps."
+            return f"{name} needs {words.count(movement, 'diagonal step')}: a move cannot be diagonal for all its steps."
         if max(dx, dy) > movement:
             return f"{name} is out of the {spec.name}'s movement of {movement}."
         if spec.category == "infantry":
-            return f"No path of {movement} steps reaches {name}: infantry cannot pass enemy pieces."
+            return f"No path of {words.count(movement, 'step')} reaches {name}: infantry cannot pass enemy pieces."
         return (
-            f"No path of {movement} steps reaches {name}: vehicles and artillery pass no structure "
+            f"No path of {words.count(movement, 'step')} reaches {name}: vehicles and artillery pass no structure "
             "and no enemy piece."
         )
 
@@ -510,7 +509,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         distance = manhattan((piece.col, piece.row), (target.col, target.row))
         if distance > reach_range:
             raise RuleError(
-                f"{self.label(target)} is {distance} squares away: out of the {spec.name}'s range of "
+                f"{self.label(target)} is {words.count(distance, 'square')} away: out of the {spec.name}'s range of "
                 f"{reach_range}."
             )
         piece.attacked = True
@@ -718,15 +717,18 @@ class IronAndBrass(Game[IronAndBrassState]):
         names = [player.name for player in state.players]
         command = next((p for p in destroyed if p.kind in COMMANDS), None)
         if command is not None:
-            state.reason = f"{names[attacker]} destroyed {names[loser]}'s {self.spec(command).name}"
+            state.reason = (
+                f"{names[attacker]} wins by destroying {names[loser]}'s {self.spec(command).name} "
+                f"in round {state.round}"
+            )
         elif any(self.spec(p).military for p in destroyed) and self.military_units(state, loser) == 0:
-            state.reason = f"{names[attacker]} destroyed all of {names[loser]}'s military units"
+            state.reason = f"{names[attacker]} wins by destroying all of {names[loser]}'s military units in round {state.round}"
         else:
             return
         state.step = "over"
         state.winner = attacker
         state.picking = None
-        events.append(Event(text=f"Game over: {state.reason}. {names[attacker]} wins.", urgent=True))
+        events.append(Event(text=f"Game over: {state.reason}.", urgent=True))
 
     # ---- repair and heal -------------------------------------------------------------------------
     def _repair(self, state: State, seat: Seat, action: Repair, events: list[Event]) -> None:
@@ -891,7 +893,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         choices.append(
             _choice(
                 key="end",
-                label=f"End turn ({_plural(state.actions_left, 'action')} unused)",
+                label=f"End turn ({words.count(state.actions_left, 'action')} unused)",
                 action={"kind": "end_turn"},
                 group="Turn",
                 style="primary",
@@ -1016,7 +1018,7 @@ class IronAndBrass(Game[IronAndBrassState]):
                 events.append(
                     Event(
                         text=f"{player.name} ended the turn"
-                        + (f" ({_plural(left, 'action')} unused)." if left else ".")
+                        + (f" ({words.count(left, 'action')} unused)." if left else ".")
                     )
                 )
                 self._end_turn(state, events)
@@ -1169,7 +1171,7 @@ class IronAndBrass(Game[IronAndBrassState]):
         if state.step == "defend":
             defender = state.players[1 - state.current].name
             return f"Round {state.round} - {defender} decides on Surge against {name}'s attack"
-        return f"Round {state.round} - {name}: {_plural(state.actions_left, 'action')} left"
+        return f"Round {state.round} - {name}: {words.count(state.actions_left, 'action')} left"
 
     def _result(self, state: State) -> Result | None:
         if state.step != "over":
@@ -1185,12 +1187,17 @@ class IronAndBrass(Game[IronAndBrassState]):
             for seat, player in enumerate(state.players)
         }
         if state.winner is None:
-            return Result(scores={0: 0, 1: 0}, ranking=[[0, 1]], reason=state.reason, breakdown=breakdown)
+            return Result(
+                scores={0: 0, 1: 0},
+                ranking=[[0, 1]],
+                reason=words.sentence(state.reason),
+                breakdown=breakdown,
+            )
         winner = state.winner
         return Result(
             scores={winner: 1, 1 - winner: 0},
             ranking=[[winner], [1 - winner]],
-            reason=state.reason,
+            reason=words.sentence(state.reason),
             breakdown=breakdown,
         )
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
+from rules import words
 from rules.core import (
     CatalogueEntry,
     Choice,
@@ -85,7 +86,7 @@ MAJORITY_VP: dict[str, int] = {"F": 2, "I": 2, "T": 2, "C": 1, "L": 1}
 
 
 def _names(cards: Catalogue, ids: list[str]) -> str:
-    return ", ".join(cards[card_id].name for card_id in ids)
+    return words.listed(cards[card_id].name for card_id in ids)
 
 
 def _contains(pool: list[str], wanted: list[str]) -> bool:
@@ -101,12 +102,12 @@ def _remove(pool: list[str], cards: list[str]) -> None:
 def _describe(cards: Catalogue, items: TradeItems, *, hidden_hand: bool = False) -> str:
     parts: list[str] = []
     if items.coins:
-        parts.append(f"{items.coins} coin{'s' if items.coins != 1 else ''}")
+        parts.append(words.count(items.coins, "coin"))
     if items.vp:
         parts.append(f"{items.vp} VP")
     if items.hand:
         if hidden_hand:
-            parts.append(f"{len(items.hand)} card{'s' if len(items.hand) != 1 else ''} from hand")
+            parts.append(f"{words.count(len(items.hand), 'card')} from hand")
         else:
             parts.append(f"{_names(cards, items.hand)} (from hand)")
     if items.in_play:
@@ -270,7 +271,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                     state.players[payee].coins += 1
                     state.players[payee].income += 1
                     parts.append(f"paid {state.players[payee].name} 1 for {label}")
-            events.append(Event(text="Revenue: " + "; ".join(parts) + "."))
+            events.append(Event(text="Revenue: " + words.sentences(parts)))
 
     def _open_bidding(self, state: State, events: list[Event]) -> None:
         for player in state.players:
@@ -367,7 +368,11 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             state.step = "over"
             result = self._result(state)
             assert result is not None
-            events.append(Event(text=f"Game over after {state.round} rounds. {result.reason}", urgent=True))
+            events.append(
+                Event(
+                    text=f"Game over after {words.count(state.round, 'round')}. {result.reason}", urgent=True
+                )
+            )
             return
         self._start_round(state, events)
 
@@ -645,7 +650,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                     choices.append(
                         Choice(
                             key=f"offer:{partner}:{card}",
-                            label=f"Offer {other.name} your {cards[card].name} card for {OFFER_PRICE} coins",
+                            label=f"Offer {other.name} your {cards[card].name} card for {words.count(OFFER_PRICE, 'coin')}",
                             action=action,
                             group="Trade",
                         )
@@ -661,7 +666,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                     choices.append(
                         Choice(
                             key=f"ask:{partner}:{card}",
-                            label=f"Offer {other.name} {OFFER_PRICE} coins for their {cards[card].name}",
+                            label=f"Offer {other.name} {words.count(OFFER_PRICE, 'coin')} for their {cards[card].name}",
                             action=action,
                             group="Trade",
                         )
@@ -700,7 +705,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             owner = state.players[seat]
             who = "You have" if seat == actor else f"{owner.name} has"
             if items.coins > owner.coins:
-                return f"{who} only {owner.coins} coins."
+                return f"{who} only {words.count(owner.coins, 'coin')}."
             if items.vp > owner.vp:
                 return f"{who} only {owner.vp} VP."
             if not _contains(owner.in_play, items.in_play):
@@ -747,7 +752,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
         if state.phase == "decision" and not isinstance(action, Take):
             raise RuleError("First take one opportunity card (Decision Phase).")
         if state.phase == "discard" and not isinstance(action, Discard):
-            raise RuleError(f"Your hand is over {HAND_LIMIT} cards: discard first.")
+            raise RuleError(f"Your hand is over {words.count(HAND_LIMIT, 'card')}: discard first.")
         match action:
             case Take(card=card):
                 if state.phase != "decision":
@@ -829,7 +834,9 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                 if not player.loan:
                     raise RuleError("You have no loan to repay.")
                 if self._coins_at_bank(state, player) < LOAN:
-                    raise RuleError(f"Repaying the loan takes {LOAN} coins (after the interest).")
+                    raise RuleError(
+                        f"Repaying the loan takes {words.count(LOAN, 'coin')} (after the interest)."
+                    )
                 self._enter(state, "bank", events)
                 player.loan = False
                 player.coins -= LOAN
@@ -879,7 +886,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
     def _bid(self, state: State, seat: Seat, action: Bid, events: list[Event]) -> list[Event]:
         player = state.players[seat]
         if action.amount > player.coins:
-            raise RuleError(f"You cannot bid {action.amount}: you have {player.coins} coins.")
+            raise RuleError(f"You cannot bid {action.amount}: you have {words.count(player.coins, 'coin')}.")
         player.bid = action.amount
         events.append(
             Event(text=f"{player.name} placed a secret bid.", private={seat: f"You bid {action.amount}."})
@@ -1042,7 +1049,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
 
     def _headline(self, state: State, reason: str | None) -> str:
         if reason is not None:
-            return f"Game over - {reason}"
+            return f"Game over - {words.clause(reason)}"
         where = f"Round {state.round}/{state.rounds}"
         if state.step == "initiative":
             waiting = [player.name for player in state.players if player.bid is None]
@@ -1074,18 +1081,31 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
                 ranking.append([seat])
         winners = ranking[0]
         top = players[winners[0]]
-        names = " and ".join(players[seat].name for seat in winners)
+        names = words.listed(players[seat].name for seat in winners)
+        best = key(winners[0])
+        coins = f"{words.count(best[1], 'coin')} after any loan"
+        resources = f"{words.count(best[2], 'resource')} in play"
         if len(winners) > 1:
-            reason = f"{names} share the win with {top.vp} VP"
+            reason = f"{names} share the win with {top.vp} VP, {coins} and {resources} each."
         else:
             rivals = [seat for seat in seats[1:] if players[seat].vp == top.vp]
-            reason = f"{names} wins with {top.vp} VP"
-            if rivals:
-                net = key(winners[0])[1]
-                if any(key(seat)[1] == net for seat in rivals):
-                    reason += " (tie on VP and coins broken by more resources in play)"
-                else:
-                    reason += f" (tie on VP broken by coins: {net} after any loan)"
+            tied = words.listed(players[seat].name for seat in [winners[0], *rivals])
+            if not rivals:
+                second = seats[1] if len(seats) > 1 else None
+                reason = f"{names} wins with {top.vp} VP."
+                if second is not None:
+                    reason = f"{names} wins with the most VP, {top.vp} to {players[second].name}'s {players[second].vp}."
+            elif any(key(seat)[1] == best[1] for seat in rivals):
+                most = max(key(seat)[2] for seat in rivals)
+                reason = (
+                    f"{tied} tie on {top.vp} VP and {coins}; {names} wins with more resources in play, "
+                    f"{best[2]} to {most}."
+                )
+            else:
+                most = max(key(seat)[1] for seat in rivals)
+                reason = (
+                    f"{tied} tie on {top.vp} VP; {names} wins on coins after any loan, {best[1]} to {most}."
+                )
         return Result(
             scores={seat: player.vp for seat, player in enumerate(players)},
             ranking=ranking,

@@ -189,7 +189,7 @@ def test_every_kind_of_city_of_iron_data_is_there():
     by_name = {entry.name: entry for entry in GAMES["city-of-iron"].catalogue()}
     academy = by_name["Academy (deck A)"]
     assert ("Cost", "5 coins") in academy.details and not academy.designed
-    assert "Srika Pasture (deck A, 2 Srikas + 1 Turnips)" in by_name
+    assert "Srika Pasture (deck A, 2 Srikas + 1 Turnip)" in by_name
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

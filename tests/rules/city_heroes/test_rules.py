@@ -309,7 +309,7 @@ def test_rival_exchange_rates_limit_and_prestige():
     give(state, 0, ducats=20)
     state, events = play(state, 0, {"kind": "rival", "row": "buy-wheat", "lots": 1})
     assert state.players[0].stock["wheat"] == 6 and state.players[0].ducats == 16 and state.prestige == -2
-    rejected(state, 0, {"kind": "rival", "row": "buy-wheat", "lots": 1}, "at most 1 lots")
+    rejected(state, 0, {"kind": "rival", "row": "buy-wheat", "lots": 1}, "at most 1 lot of")
     state.players[0].rate_moves = 1
     state, _ = play(state, 0, {"kind": "token", "row": "sell-iron"})
     assert GAME.rival_terms(state, 0, "sell-iron") == (3, 2, 0)
@@ -405,7 +405,7 @@ def test_solo_is_winnable_but_not_trivial():
             state.tiles[tile - 1].building = "school"
         results.append(GAME.result(_pass_to_the_end(state)))
     assert "everybody loses" in results[0].reason and "everybody loses" in results[1].reason
-    assert "beats the rival" in results[2].reason
+    assert "matches the rival" in results[2].reason
 
 
 def _finish(state, tile_id: int, work: str) -> None:

@@ -35,7 +35,7 @@ def test_two_thousand_random_games_end_with_the_invariants_kept():
         result = GAME.result(state)
         assert result is not None and sorted(s for place in result.ranking for s in place) == [0, 1]
         if full:
-            endings["limit" if "Turn limit" in result.reason else "victory"] += 1
+            endings["limit" if "turn limit" in result.reason else "victory"] += 1
     elapsed = time.perf_counter() - started
     assert {marker for marker in MARKERS if not seen[marker]} == set(), "the random games missed a rule"
     assert endings["victory"] >= 5, endings

@@ -70,13 +70,18 @@ def test_the_game_end_is_urgent():
     state.rng = dice_rng(3, 3, 1, 1)
     state, events = play(state, 0, {"kind": "attack", "unit": "E2", "target": "E5"})
     assert GAME.result(state) is not None
-    assert any(text.startswith("Game over: Alice destroyed Bob's Headquarters") for text in urgent(events))
+    assert any(
+        text.startswith("Game over: Alice wins by destroying Bob's Headquarters") for text in urgent(events)
+    )
     state = new_game(max_rounds=1)
     first = state.current
     state, _ = play(state, first, {"kind": "end_turn"})
     state, events = play(state, 1 - first, {"kind": "end_turn"})
     assert GAME.result(state) is not None
-    assert any(text.startswith("Game over. Turn limit") for text in urgent(events))
+    assert any(text.startswith("Game over: A draw at the turn limit") for text in urgent(events))
+    assert GAME.result(state).reason == (
+        "A draw at the turn limit of 1 round: both sides have 11 gold worth of pieces on the map."
+    )
 
 
 def test_routine_actions_are_not_urgent():

@@ -346,11 +346,19 @@ def test_result_ties_are_broken_by_coins_after_loans_then_resources():
         player.vp, player.coins, player.loan, player.in_play = vp, coins, loan, cards
     result = GAME.result(state)
     assert result.ranking == [[1], [0], [2]]
-    assert result.reason == "Bob wins with 5 VP (tie on VP broken by coins: 3 after any loan)"
+    assert result.reason == "Bob and Alice tie on 5 VP; Bob wins on coins after any loan, 3 to 2."
     state.players[0].loan = False
     state.players[0].coins = 3
     assert GAME.result(state).ranking == [[0, 1], [2]]
-    assert GAME.result(state).reason == "Alice and Bob share the win with 5 VP"
+    assert GAME.result(state).reason == (
+        "Alice and Bob share the win with 5 VP, 3 coins after any loan and 0 resources in play each."
+    )
+    state.players[1].in_play = ["coal-mine"]
+    assert GAME.result(state).reason == (
+        "Bob and Alice tie on 5 VP and 3 coins after any loan; Bob wins with more resources in play, 1 to 0."
+    )
+    state.players[1].vp = 6
+    assert GAME.result(state).reason == "Bob wins with the most VP, 6 to Alice's 5."
 
 
 # ---- trade ----------------------------------------------------------------------------------------

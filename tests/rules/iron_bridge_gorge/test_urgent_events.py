@@ -125,7 +125,7 @@ def test_the_game_end_is_urgent():
             c for c in GAME.legal_actions(state, seat) if c.key.startswith(("take", "end-turn", "discard"))
         )
         state, events = play(state, seat, choice.action)
-    assert any(event.urgent and event.text.startswith("Game over after 1 rounds.") for event in events)
+    assert any(event.urgent and event.text.startswith("Game over after 1 round.") for event in events)
 
 
 def test_routine_moves_are_not_urgent():
