@@ -62,7 +62,9 @@ def score(query: str | list[str], label: str) -> float:
 def is_common(choice: Choice) -> bool:
     first = (words(choice.label) or [""])[0]
     return (
-        choice.timeout is not None or first in COMMON_WORDS or choice.group.strip().lower() in COMMON_GROUPS
+        getattr(choice, "timeout", None) is not None
+        or first in COMMON_WORDS
+        or choice.group.strip().lower() in COMMON_GROUPS
     )
 
 
@@ -83,23 +85,49 @@ def suggestions(choices: list[Choice], query: str, menu: str) -> list[Suggestion
     parts: dict[tuple[str, str], list[tuple[float, int, Choice]]] = {}
     for item in matched:
         parts.setdefault((item[2].group, subgroup_of(item[2])), []).append(item)
-    ranked: list[tuple[tuple[int, float, int], Suggestion]] = []
+    ranked: list[tuple[tuple[int, float, int], Suggestion, str]] = []
     narrowed = len(parts) == 1
     for (group, sub), members in parts.items():
         if len(members) >= 3 and not narrowed:
             everyone = {c.key for c in choices if c.group == group and subgroup_of(c) == sub}
-            path = path_to(choices, everyone)
-            best = max(m[0] for m in members)
-            name = f"{_clip(sub, 80)} … ({len(members)} ways)"
-            ranked.append(((2, -best, members[0][1]), Suggestion(name, f"{menu}:grp:{path}")))
+            ranked.append(_group_entry(choices, sub, members, everyone, menu, group))
             continue
         for value, index, choice in members:
             rank = 0 if is_common(choice) else 1
-            ranked.append(
-                ((rank, -value, index), Suggestion(_clip(choice.label, 100), f"{menu}:{choice.key}"))
-            )
-    ranked.sort(key=lambda pair: pair[0])
-    return [suggestion for _, suggestion in ranked[:MAX_SUGGESTIONS]]
+            suggestion = Suggestion(_clip(choice.label, 100), f"{menu}:{choice.key}")
+            ranked.append(((rank, -value, index), suggestion, choice.group))
+    # still too many: whole groups (the games' own, e.g. "Buy a tile") become one entry each
+    collapsed: set[str] = set()
+    while len(ranked) > MAX_SUGGESTIONS and not narrowed:
+        sizes: dict[str, int] = {}
+        for _, _, group in ranked:
+            if group not in collapsed:
+                sizes[group] = sizes.get(group, 0) + 1
+        if not sizes or max(sizes.values()) < 2:
+            break
+        biggest = max(sizes, key=lambda g: sizes[g])
+        collapsed.add(biggest)
+        members = [item for item in matched if item[2].group == biggest]
+        everyone = {c.key for c in choices if c.group == biggest}
+        ranked = [item for item in ranked if item[2] != biggest]
+        ranked.append(_group_entry(choices, biggest or "Moves", members, everyone, menu, biggest))
+    ranked.sort(key=lambda item: item[0])
+    return [suggestion for _, suggestion, _ in ranked[:MAX_SUGGESTIONS]]
+
+
+def _group_entry(
+    choices: list[Choice],
+    title: str,
+    members: list[tuple[float, int, Choice]],
+    everyone: set[str],
+    menu: str,
+    group: str,
+) -> tuple[tuple[int, float, int], Suggestion, str]:
+    """One autocomplete entry for many variants; picking it opens the menu that holds them."""
+    path = path_to(choices, everyone)
+    best = max(m[0] for m in members)
+    name = f"{_clip(title, 80)} … ({len(members)} ways)"
+    return (2, -best, min(m[1] for m in members)), Suggestion(name, f"{menu}:grp:{path}"), group
 
 
 def find(choices: list[Choice], text: str) -> list[Choice]:

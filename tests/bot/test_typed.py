@@ -60,3 +60,36 @@ def test_typing_narrows_to_the_variants() -> None:
 def test_science_stays_listed_beside_many_attacks() -> None:
     listed = suggestions(_city_turn(), "buy", MENU)
     assert [s.name for s in listed] == ["Buy 1 science for 3 coins"]
+
+
+def test_autocomplete_reaches_every_move_of_real_games() -> None:
+    """Seeded playouts: with nothing typed, the 25 entries name every move, directly or as a group
+    entry whose menu holds it, and the most-used moves come first."""
+    import random
+
+    from rules import registry
+
+    for game in [g for g in registry.all_games() if not g.info.id.startswith("test")]:
+        rng = random.Random(f"typed/{game.info.id}")
+        checked = 0
+        for seed in range(10):
+            count = rng.choice([game.info.min_players, game.info.max_players])
+            state = game.setup([f"P{i}" for i in range(count)], None, seed)
+            for _ in range(150):
+                if game.result(state) is not None or not game.to_act(state):
+                    break
+                seat = rng.choice(sorted(game.to_act(state)))
+                choices = game.legal_actions(state, seat)
+                listed = suggestions(choices, "", MENU)
+                assert len(listed) <= 25
+                covered: set[str] = set()
+                for entry in listed:
+                    rest = entry.value.removeprefix(f"{MENU}:")
+                    if rest.startswith("grp:"):
+                        covered |= {c.key for c in menu_node(choices, rest[4:]).members}
+                    else:
+                        covered.add(rest)
+                assert covered == {c.key for c in choices}, game.info.id
+                checked += 1
+                state = game.apply(state, seat, rng.choice(choices).action).state
+        assert checked > 100
