@@ -8,6 +8,8 @@ click on an outdated menu is recognised by the digest of the choices it offered.
 custom_id layouts (Discord allows 100 characters):
   g:<game>:<verb>                      menu, hand, board, join, leave, start
   g:<game>:act:<menu>:<choice key>     one move; <menu> is the digest of the seat's choices then
+  g:<game>:grp:<menu>:<path>          open a part of a menu too big for one message ('r.2.0')
+  g:<game>:up:<menu>:<path>           back to the part that holds it
   s:<game>:pick:<menu>:<n>             a select of moves; its option values are choice keys
   s:<game>:opt:<option name>           a lobby option (host only)
 """
