@@ -8,13 +8,19 @@ click on an outdated menu is recognised by the digest of the choices it offered.
 custom_id layouts (Discord allows 100 characters):
   g:<game>:<verb>                      menu, hand, board, join, leave, start
   g:<game>:act:<menu>:<choice key>     one move; <menu> is the digest of the seat's choices then
+  g:<game>:grp:<menu>:<path>          open a part of a menu too big for one message ('r.2.0')
+  g:<game>:up:<menu>:<path>           back to the part that holds it
   s:<game>:pick:<menu>:<n>             a select of moves; its option values are choice keys
   s:<game>:opt:<option name>           a lobby option (host only)
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -35,6 +41,13 @@ MAX_BUTTONS = 20
 """Four rows of five; the fifth row stays free for the navigation buttons."""
 MAX_SELECT_OPTIONS = 25
 MAX_ROWS = 5
+MAX_SELECTS = MAX_ROWS - 1
+DIRECT_MOST = MAX_SELECTS * MAX_SELECT_OPTIONS
+"""The most choices one message offers directly: four selects of 25."""
+BUTTON_LABEL = 80
+OPTION_LABEL = 100
+ROOT = "r"
+_SPLIT = re.compile(r" → |: |; | with | for | from ")
 
 
 def _table(interaction: discord.Interaction) -> Table:
@@ -109,45 +122,306 @@ class GameSelect(
             await table.on_option(interaction, self.game_id, self.arg, values[0] if values else None)
 
 
-def choice_menu(game_id: int, choices: list[Choice]) -> tuple[discord.ui.View, list[Choice]]:
-    """The seat's choices as buttons when few, as one select per group when many.
+def _path(choice: Choice) -> list[str]:
+    """`Choice.path`, also for choices a game built with `model_construct` (no defaults filled)."""
+    return getattr(choice, "path", None) or []
 
-    Returns the view and the choices that did not fit (offered through `/play` autocomplete).
-    """
+
+def subgroup_of(choice: Choice) -> str:
+    """The part of a choice's label that names what it is about ('Skirmisher Patrol F3' of
+    'Skirmisher Patrol F3 → move H2'), shared by its variants; the whole label when nothing splits."""
+    path = _path(choice)
+    if path:
+        return path[0]
+    head = _SPLIT.split(choice.label, maxsplit=1)[0].strip()
+    return head or choice.label
+
+
+@dataclass
+class Entry:
+    """One component of a menu message, before it becomes Discord's."""
+
+    kind: Literal["choice", "open", "select", "up"]
+    label: str
+    row: int
+    choice: Choice | None = None
+    path: str = ""
+    options: list[Choice] = field(default_factory=list)
+    option_labels: list[str] = field(default_factory=list)
+    style: str = "secondary"
+
+
+@dataclass
+class Node:
+    title: str
+    members: list[Choice]
+    depth: int
+
+
+def _group_title(choice: Choice) -> str:
+    return choice.group or "Moves"
+
+
+def _partition(members: list[Choice], depth: int) -> list[Node]:
+    """A node's children: the games' groups first, then the labels' subgroups, then plain runs."""
+    if depth == 0:
+        groups: dict[str, list[Choice]] = {}
+        for choice in members:
+            groups.setdefault(_group_title(choice), []).append(choice)
+        if len(groups) > 1 and len(groups) <= MAX_BUTTONS:
+            return [Node(title, part, depth + 1) for title, part in groups.items()]
+    subs = _subgroups(members, depth)
+    if _meaningful(subs):
+        return [Node(title, part, depth + 1) for title, part in subs.items()]
+    # too many subgroups (or one too big): pack consecutive ones into at most 20 runs
+    pieces = [part[i : i + DIRECT_MOST] for part in subs.values() for i in range(0, len(part), DIRECT_MOST)]
+    runs: list[list[Choice]] = []
+    for cap in range(max(-(-len(members) // MAX_BUTTONS), 1), DIRECT_MOST + 1):
+        runs = []
+        for piece in pieces:
+            if runs and len(runs[-1]) + len(piece) <= cap:
+                runs[-1].extend(piece)
+            else:
+                runs.append(list(piece))
+        if len(runs) <= MAX_BUTTONS:
+            break
+    else:  # even runs, whatever the subgroups
+        size = max(-(-len(members) // MAX_BUTTONS), 1)
+        runs = [members[i : i + size] for i in range(0, len(members), size)]
+    return [Node(_run_title(run), run, depth + 1) for run in runs]
+
+
+def _subgroups(members: list[Choice], depth: int) -> dict[str, list[Choice]]:
+    subs: dict[str, list[Choice]] = {}
+    for choice in members:
+        path = _path(choice)
+        key = path[depth - 1] if len(path) >= depth >= 1 else subgroup_of(choice)
+        subs.setdefault(key, []).append(choice)
+    return subs
+
+
+def _meaningful(subs: dict[str, list[Choice]]) -> bool:
+    """Whether the subgroups make good buttons: several, at most 20, each fitting one message."""
+    return 1 < len(subs) <= MAX_BUTTONS and all(len(part) <= DIRECT_MOST for part in subs.values())
+
+
+def _run_title(run: list[Choice]) -> str:
+    first, last = subgroup_of(run[0]), subgroup_of(run[-1])
+    return first if first == last else f"{clip(first, 35)} … {clip(last, 35)}"
+
+
+def _direct(node: Node) -> bool:
+    """Whether a node's choices fit one message (buttons, or selects below the root)."""
+    if len(node.members) <= MAX_BUTTONS:
+        return True
+    if node.depth == 0:
+        return len(_select_chunks(node)) <= MAX_SELECTS
+    if len(node.members) <= MAX_SELECT_OPTIONS:
+        return True
+    if node.depth == 1 and len(node.members) <= DIRECT_MOST:
+        # a group too big for one select: its parts (an attack's target, a unit) as buttons first
+        return not _meaningful(_subgroups(node.members, node.depth))
+    return len(node.members) <= DIRECT_MOST
+
+
+def _select_chunks(node: Node) -> list[tuple[str, list[Choice]]]:
+    """Selects of at most 25: one per group (split when larger) at the root, runs of 25 below."""
+    groups: dict[str, list[Choice]] = {}
+    for choice in node.members:
+        groups.setdefault(_group_title(choice) if node.depth == 0 else node.title, []).append(choice)
+    chunks: list[tuple[str, list[Choice]]] = []
+    for title, members in groups.items():
+        parts = [members[i : i + MAX_SELECT_OPTIONS] for i in range(0, len(members), MAX_SELECT_OPTIONS)]
+        for number, part in enumerate(parts, start=1):
+            if len(parts) == 1:
+                chunks.append((title, part))
+            else:
+                hint = _run_title(part)
+                hint = "" if hint == title else f": {hint}"
+                chunks.append((f"{title} ({number}/{len(parts)}){hint}", part))
+    return chunks
+
+
+def menu_node(choices: list[Choice], path: str = ROOT) -> Node:
+    """The node a path ('r', 'r.2', 'r.2.0') names; ValueError when the choices no longer have it."""
+    node = Node("Your choices", list(choices), 0)
+    parts = path.split(".")
+    if parts[0] != ROOT:
+        raise ValueError(path)
+    for part in parts[1:]:
+        if _direct(node) or not part.isdigit():
+            raise ValueError(path)
+        children = _partition(node.members, node.depth)
+        index = int(part)
+        if index >= len(children):
+            raise ValueError(path)
+        node = children[index]
+    return node
+
+
+def path_to(choices: list[Choice], keys: set[str]) -> str:
+    """The deepest menu path whose node offers every one of `keys` (the root when they are spread)."""
+    path = ROOT
+    node = menu_node(choices, path)
+    while not _direct(node):
+        children = _partition(node.members, node.depth)
+        found = next((i for i, child in enumerate(children) if keys <= {c.key for c in child.members}), None)
+        if found is None:
+            break
+        path, node = f"{path}.{found}", children[found]
+    return path
+
+
+def menu_entries(choices: list[Choice], path: str = ROOT) -> list[Entry]:
+    """What one menu message shows: every choice of the node at `path`, directly when they fit, else
+    buttons that open its parts, so any choice is at most three presses from the root."""
+    node = menu_node(choices, path)
+    short = _shortener(node)
+    entries: list[Entry] = []
+    if len(node.members) <= MAX_BUTTONS:
+        entries = [
+            Entry("choice", short(c.label), i // 5, choice=c, style=c.style)
+            for i, c in enumerate(node.members)
+        ]
+    elif _direct(node):
+        for row, (title, part) in enumerate(_select_chunks(node)):
+            entries.append(Entry("select", f"{title}: choose…", row, options=part))
+            entries[-1].option_labels = [short(c.label) for c in part]
+    else:
+        children = _partition(node.members, node.depth)
+        opened = _collapse(children)
+        slot = 0
+        for index, child in enumerate(children):
+            if index in opened:
+                count = len(child.members)
+                entries.append(Entry("open", f"{child.title} ({count})…", slot // 5, path=f"{path}.{index}"))
+                slot += 1
+            else:
+                for choice in child.members:
+                    entries.append(
+                        Entry("choice", choice.label, slot // 5, choice=choice, style=choice.style)
+                    )
+                    slot += 1
+    if path != ROOT:
+        parent = path.rsplit(".", 1)[0]
+        entries.append(Entry("up", "◀ Back", MAX_ROWS - 1, path=parent))
+    _distinguish(entries)
+    return entries
+
+
+def _shortener(node: Node) -> Callable[[str], str]:
+    """Inside a part named after what its choices share ('Attack Tallow (D2)'), the labels without
+    that shared beginning, which the message's heading already says."""
+    title = node.title
+    if node.depth < 1 or not all(
+        c.label.startswith(title) and len(c.label) > len(title) for c in node.members
+    ):
+        return lambda label: label
+    return lambda label: (label[len(title) :].lstrip(" →:;,") or label) if label.startswith(title) else label
+
+
+def _collapse(children: list[Node]) -> set[int]:
+    """Which children get an "open" button: as few as needed to fit 20 buttons, the largest first."""
+    collapsed = set(range(len(children)))
+    used = len(children)
+    for index in sorted(collapsed, key=lambda i: len(children[i].members)):
+        extra = len(children[index].members) - 1
+        if used + extra > MAX_BUTTONS:
+            break
+        collapsed.discard(index)
+        used += extra
+    return collapsed
+
+
+def visible(label: str, limit: int) -> str:
+    """The label as Discord shows it: cut at `limit`."""
+    return clip(label, limit)
+
+
+def distinct_labels(labels: list[str], limit: int) -> list[str]:
+    """Labels cut to `limit` that stay distinct: where two would read the same, the part where they
+    differ is kept (head … distinguishing end), and equal ones get a number."""
+    shown = [visible(label, limit) for label in labels]
+    seen: dict[str, list[int]] = {}
+    for index, text in enumerate(shown):
+        seen.setdefault(text, []).append(index)
+    for indices in seen.values():
+        if len(indices) < 2:
+            continue
+        fulls = [labels[i] for i in indices]
+        common = len(os.path.commonprefix(fulls))
+        for i in indices:
+            full = labels[i]
+            if len(full) <= limit:
+                continue
+            tail = full[max(0, common - 8) :]
+            room = limit - 1 - len(tail)
+            shown[i] = full[:room] + "…" + tail if room >= 8 else "…" + full[-(limit - 1) :]
+    counts: dict[str, int] = {}
+    for index, text in enumerate(shown):
+        if shown.count(text) > 1 or text in counts:
+            counts[text] = counts.get(text, 0) + 1
+            suffix = f" #{counts[text]}"
+            shown[index] = clip(text, limit - len(suffix)) + suffix
+    return shown
+
+
+def _distinguish(entries: list[Entry]) -> None:
+    buttons = [e for e in entries if e.kind != "select"]
+    for entry, label in zip(buttons, distinct_labels([e.label for e in buttons], BUTTON_LABEL), strict=True):
+        entry.label = label
+    options = [label for e in entries for label in e.option_labels]
+    labels = iter(distinct_labels(options, OPTION_LABEL))
+    for entry in entries:
+        entry.option_labels = [next(labels) for _ in entry.options]
+        if entry.kind == "select":
+            entry.label = clip(entry.label, 150)
+
+
+def choice_menu(game_id: int, choices: list[Choice], path: str = ROOT) -> discord.ui.View:
+    """The seat's choices (the part at `path`) as components: buttons when few, selects when more,
+    and buttons that open groups when they do not fit one message."""
     menu = menu_digest(choices)
     view = discord.ui.View(timeout=None)
-    if len(choices) <= MAX_BUTTONS:
-        for index, choice in enumerate(choices):
+    for index, entry in enumerate(menu_entries(choices, path)):
+        if entry.kind == "choice":
+            assert entry.choice is not None
             view.add_item(
                 GameButton(
                     game_id,
                     "act",
                     menu=menu,
-                    key=choice.key,
-                    label=clip(choice.label, 80),
-                    style=BUTTON_STYLES[choice.style],
-                    row=index // 5,
+                    key=entry.choice.key,
+                    label=entry.label,
+                    style=BUTTON_STYLES[entry.style],
+                    row=entry.row,
                 )
             )
-        return view, []
-    groups: dict[str, list[Choice]] = {}
-    for choice in choices:
-        groups.setdefault(choice.group or "Moves", []).append(choice)
-    chunks: list[tuple[str, list[Choice]]] = []
-    for group, members in groups.items():
-        parts = [members[i : i + MAX_SELECT_OPTIONS] for i in range(0, len(members), MAX_SELECT_OPTIONS)]
-        for number, part in enumerate(parts, start=1):
-            title = group if len(parts) == 1 else f"{group} ({number}/{len(parts)})"
-            chunks.append((title, part))
-    shown, left = chunks[: MAX_ROWS - 1], chunks[MAX_ROWS - 1 :]
-    for index, (title, part) in enumerate(shown):
-        select = discord.ui.Select(
-            placeholder=clip(f"{title}: choose…", 150),
-            options=[discord.SelectOption(label=clip(c.label, 100), value=c.key) for c in part],
-            row=index,
-        )
-        view.add_item(GameSelect(game_id, "pick", menu, str(index), select))
-    return view, [choice for _, part in left for choice in part]
+        elif entry.kind in ("open", "up"):
+            view.add_item(
+                GameButton(
+                    game_id,
+                    "grp" if entry.kind == "open" else "up",
+                    menu=menu,
+                    key=entry.path,
+                    label=entry.label,
+                    style=discord.ButtonStyle.primary
+                    if entry.kind == "open"
+                    else discord.ButtonStyle.secondary,
+                    row=entry.row,
+                )
+            )
+        else:
+            select = discord.ui.Select(
+                placeholder=entry.label,
+                options=[
+                    discord.SelectOption(label=label, value=c.key)
+                    for c, label in zip(entry.options, entry.option_labels, strict=True)
+                ],
+                row=entry.row,
+            )
+            view.add_item(GameSelect(game_id, "pick", menu, str(index), select))
+    return view
 
 
 def turn_buttons(game_id: int, *, finished: bool = False) -> discord.ui.View:

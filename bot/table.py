@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import GameButton, choice_menu, lobby_view
+from bot import typed
+from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node
 from bot.pictures import Painter
 from bot.reply import Reply, clip, escape_text
-from bot.service import GameService, Move, UserError
+from bot.service import GameService, Move, UserError, menu_digest
 from bot.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
 from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
@@ -97,6 +98,8 @@ class Table:
         handlers: dict[str, Callable[[Reply], Awaitable[None]]] = {
             "act": lambda reply: self._act(reply, game_id, key, menu),
             "menu": lambda reply: self._menu(reply, game_id),
+            "grp": lambda reply: self._open_part(reply, game_id, menu, key),
+            "up": lambda reply: self._open_part(reply, game_id, menu, key),
             "hand": lambda reply: self._hand(reply, game_id),
             "board": lambda reply: self._board(reply, game_id),
             "log": lambda reply: self._log(reply, game_id),
@@ -115,7 +118,7 @@ class Table:
             await self.guarded(interaction, _unknown_button)
             return
         # A move clicked in an ephemeral menu or a DM replaces that menu; lobby buttons edit the lobby.
-        await self.guarded(interaction, handler, update=verb in {"act", "join", "leave"})
+        await self.guarded(interaction, handler, update=verb in {"act", "grp", "up", "join", "leave"})
 
     async def on_option(
         self, interaction: discord.Interaction, game_id: int, name: str, value: str | None
@@ -141,11 +144,28 @@ class Table:
     ) -> None:
         """Apply the caller's move, confirm it to them with their next choices, then tell everyone."""
         interaction = reply.interaction
+        first: str | None = None
         if text is not None:
-            key, menu = await self._resolve_typed_move(game, interaction.user.id, text)
+            group = re.fullmatch(r"([0-9a-f]{10}):grp:(r(?:\.\d+)*)", text.strip())
+            if group:  # an autocomplete entry standing for many variants: their menu
+                await self._open_part(reply, game.id, group.group(1), group.group(2))
+                return
+            steps = await self._resolve_typed_move(game, interaction.user.id, text)
+            if len(steps) == 2:  # a phrase naming a two-step move ("Arsenal at F9")
+                first = steps[0][0]
+            key, menu = steps[-1]
         try:
+            if first is not None:
+                await self.service.play(
+                    game.id, interaction.user.id, key=first, interaction_id=interaction.id
+                )
             move = await self.service.play(
-                game.id, interaction.user.id, key=key, menu=menu, action=action, interaction_id=interaction.id
+                game.id,
+                interaction.user.id,
+                key=key,
+                menu=menu,
+                action=action,
+                interaction_id=interaction.id if first is None else None,
             )
         except UserError as refusal:
             if "moved on" in refusal.message or "moved first" in refusal.message:
@@ -160,29 +180,65 @@ class Table:
             raise UserError("That button is broken; use `/play` instead.")
         await self.play_move(reply, await self._game(game_id), key=key, menu=menu)
 
-    async def _resolve_typed_move(self, game: GameRecord, user_id: int, text: str) -> tuple[str, str | None]:
-        """`/play` gets '<menu digest>:<key>' from autocomplete, or whatever the player typed."""
+    async def _resolve_typed_move(
+        self, game: GameRecord, user_id: int, text: str
+    ) -> list[tuple[str, str | None]]:
+        """`/play` gets '<menu digest>:<key>' from autocomplete, or whatever the player typed: the
+        words of one move in any order (small slips forgiven), or of a two-step move such as a build's
+        piece then its square. Returns the (key, menu) steps to play, one or two."""
         match = re.fullmatch(r"([0-9a-f]{10}):(.+)", text.strip())
         if match:
-            return match.group(2), match.group(1)
+            return [(match.group(2), match.group(1))]
         seat = await self.service.require_seat(game, user_id)
         choices = await self.service.choices(game, seat.seat)
-        wanted = text.strip().lower()
-        exact = [c for c in choices if wanted in (c.label.lower(), c.key.lower())]
-        partial = [c for c in choices if wanted in c.label.lower()]
-        found = exact or partial
-        if len(found) == 1:
-            return found[0].key, None
         if not choices:
             waiting = await self._waiting_names(game)
             raise UserError(
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
+        found = typed.find(choices, text)
+        if len(found) == 1:
+            return [(found[0].key, None)]
+        if not found:
+            pairs = await self._two_step(game, seat.seat, choices, text)
+            if len(pairs) == 1:
+                return [(pairs[0][0].key, None), (pairs[0][1].key, None)]
+            if pairs:
+                sample = ", ".join(f"`{second.label}`" for _, second in pairs[:5])
+                quoted = escape_text(repr(_clip(text, 60)))
+                raise UserError(f"{len(pairs)} moves match {quoted}; say which, e.g. {sample}.")
         sample = ", ".join(f"`{c.label}`" for c in (found or choices)[:5])
         quoted = escape_text(repr(_clip(text, 60)))
         if found:
             raise UserError(f"{len(found)} moves match {quoted}; pick one from the list, e.g. {sample}.")
         raise UserError(f"{quoted} is not one of your moves. You can: {sample}…")
+
+    async def _two_step(
+        self, game: GameRecord, seat: Seat, choices: list[Choice], text: str
+    ) -> list[tuple[Choice, Choice]]:
+        """The (first, second) moves a phrase names when the move takes two steps: the first step's
+        choice leaves the same seat to choose again, and the typed words are found in the second
+        step's label (or across both labels)."""
+        wanted = typed.words(text)
+        firsts = [c for c in choices if any(typed.score([w], c.label) > 0 for w in wanted)][:40]
+        if not firsts:
+            return []
+        rules = self.service.rules_for(game.kind)
+        state = await self.service.state(game)
+        pairs: list[tuple[Choice, Choice]] = []
+        for first in firsts:
+            try:
+                after = rules.apply(state, seat, first.action).state
+            except RuleError:
+                continue
+            if rules.result(after) is not None or seat not in rules.to_act(after):
+                continue
+            seconds = rules.legal_actions(after, seat)
+            named = typed.find(seconds, text)
+            if len(named) != 1:
+                named = [c for c in seconds if typed.score(wanted, f"{first.label} {c.label}") > 0]
+            pairs += [(first, second) for second in named]
+        return pairs
 
     async def _confirm(self, reply: Reply, move: Move) -> None:
         lines = [_event_line(event, move.seat) for event in move.events]
@@ -190,8 +246,8 @@ class Table:
         view = None
         if move.result is None and move.seat in move.rules.to_act(move.after):
             choices = move.rules.legal_actions(move.after, move.seat)
-            view, rest = _seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
-            content += "\n\n**Your turn continues:**" + _more_note(rest)
+            view = _seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
+            content += "\n\n**Your turn continues:**"
         undoable = False  # offered only when `/undo` would accept it
         if move.result is None and not any(event.reveals for event in move.events):
             try:
@@ -209,11 +265,11 @@ class Table:
         if seat is None or game.status != GameStatus.ACTIVE:
             raise UserError(message)
         choices = await self.service.choices(game, seat.seat)
-        view, rest = choice_menu(game.id, choices)
+        view = choice_menu(game.id, choices)
         headline = (await self.service.view(game, None)).headline
         text = f"⚠️ {message}\n{headline}"
         if choices:
-            text += "\n**Your choices now:**" + _more_note(rest)
+            text += "\n**Your choices now:**"
         await reply.send(_clip(text), view=view if choices else None)
 
     # ---- personal views ------------------------------------------------------------------------
@@ -227,9 +283,45 @@ class Table:
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
         rules = self.service.rules_for(game.kind)
-        view, rest = _seat_menu(game.id, rules, await self.service.state(game), seat.seat, choices)
+        view = _seat_menu(game.id, rules, await self.service.state(game), seat.seat, choices)
         headline = (await self.service.view(game, seat.seat)).headline
-        await reply.send(_clip(f"**{headline}**\nYour choices:" + _more_note(rest)), view=view)
+        await reply.send(_clip(f"**{headline}**\nYour choices:"), view=view)
+
+    async def _open_part(self, reply: Reply, game_id: int, menu: str | None, path: str | None) -> None:
+        """A group button of a menu too big for one message: that group's choices (or its parts)."""
+        game = await self._active(game_id)
+        seat = await self.service.require_seat(game, reply.interaction.user.id)
+        choices = await self.service.choices(game, seat.seat)
+        if not choices:
+            waiting = await self._waiting_names(game)
+            raise UserError(
+                f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
+            )
+        if menu != menu_digest(choices):
+            await self._stale(
+                reply,
+                game.id,
+                "That board has moved on since those buttons were posted; here is where it stands.",
+            )
+            return
+        await self.show_part(reply, game, seat.seat, choices, path or ROOT)
+
+    async def show_part(
+        self, reply: Reply, game: GameRecord, seat: Seat, choices: list[Choice], path: str
+    ) -> None:
+        try:
+            node = menu_node(choices, path)
+        except ValueError:
+            raise UserError("That button is from an older version of the bot; use `/play` instead.") from None
+        headline = (await self.service.view(game, seat)).headline
+        if path == ROOT:
+            rules = self.service.rules_for(game.kind)
+            view = _seat_menu(game.id, rules, await self.service.state(game), seat, choices)
+            await reply.send(_clip(f"**{headline}**\nYour choices:"), view=view)
+            return
+        view = choice_menu(game.id, choices, path)
+        count = len(node.members)
+        await reply.send(_clip(f"**{headline}**\n{escape_text(node.title)}: {count} choices"), view=view)
 
     async def hand(self, reply: Reply, game: GameRecord) -> None:
         seat = await self.service.require_seat(game, reply.interaction.user.id)
@@ -718,24 +810,18 @@ def _event_line(event: Event, seat: Seat) -> str:
     return event.private.get(seat, event.text)
 
 
-def _more_note(rest: list[Any]) -> str:
-    return f"\n_{len(rest)} more choices: type them with `/play`._" if rest else ""
-
-
 def _option_text(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
 
 
-def _seat_menu(
-    game_id: int, rules: Game, state: Any, seat: Seat, choices: list[Choice]
-) -> tuple[discord.ui.View, list[Choice]]:
+def _seat_menu(game_id: int, rules: Game, state: Any, seat: Seat, choices: list[Choice]) -> discord.ui.View:
     """A seat's choices as components, plus the trade composer's button when the seat may propose."""
-    view, rest = choice_menu(game_id, choices)
+    view = choice_menu(game_id, choices)
     if rules.trade_form(state, seat) is not None:
         view.add_item(trade_button(game_id))
-    return view, rest
+    return view
 
 
 def _clip(text: str, limit: int = MAX_CONTENT) -> str:

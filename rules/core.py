@@ -162,6 +162,10 @@ class Choice(Model):
     """The action as JSON, exactly what `apply` receives when this choice is picked."""
     group: str = ""
     """Choices with the same group are offered together (one select menu, one heading)."""
+    path: list[str] = Field(default_factory=list)
+    """Optional finer grouping inside `group`, outermost first (e.g. ["Gunner at E4"] for its moves):
+    when a seat's choices do not fit one message, the bot offers the group, then these parts, then the
+    choices. Without it the bot derives the parts from the labels (the text before " → ", ": ", ...)."""
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
     timeout: Literal["pass", "safe"] | None = None
     """What the table's clock may play for a seat that ran out of time: 'pass' skips the decision as

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.reply import Reply
 from bot.service import UserError, menu_digest
+from bot.typed import suggestions
 from renderer.registry import overlays_for
 
 if TYPE_CHECKING:
@@ -46,11 +47,12 @@ class Play(commands.Cog):
         seat = await service.seat_of(game, interaction.user.id)
         if seat is None:
             return []
-        wanted = current.lower().strip()
         everything = await service.choices(game, seat.seat)
         menu = menu_digest(everything)
-        choices = [c for c in everything if wanted in c.label.lower()]
-        return [app_commands.Choice(name=c.label[:100], value=f"{menu}:{c.key}"[:100]) for c in choices[:25]]
+        return [
+            app_commands.Choice(name=s.name[:100], value=s.value[:100])
+            for s in suggestions(everything, current, menu)
+        ]
 
     @app_commands.guild_only()
     @app_commands.command(name="board", description="See the board of this channel's game")

@@ -233,7 +233,7 @@ def _play_choice(
     if action.kind == "settle":
         land = data.lands[chosen["land"]]
         token = next(token for token in data.board.tokens if token.id == chosen["token"])
-        text += f": settle {land.name} (dist {land.distance}) as {words.a(str(token.city))}-city"
+        text += f": settle {land.name} (dist {land.distance}) as {words.a(str(token.city))}-city ({token.city_draws})"
         key += f":{chosen['land']}:{chosen['token']}"
     elif action.kind == "district":
         token = next(token for token in data.board.tokens if token.id == chosen["token"])

@@ -144,18 +144,27 @@ async def take_turn(w: World, channel: str, user: UserSession, pick) -> bool:
     menu = await user.click(turn.id, game_button)
     if menu.content.startswith("⚠️"):
         return False
-    moves = [c for c in menu_choices(menu) if not c[1].endswith(":trade")]  # the composer is no move
-    picked = pick(moves)
-    if picked is None:  # the picker chose to wait (e.g. for a trade partner's answer)
-        return False
-    label, custom_id = picked
-    if "|" in custom_id:  # an option of a select menu
-        select_id, value = custom_id.split("|", 1)
-        result = await user.select(menu.message.id, select_id, [value])
-    else:
-        result = await user.click(menu.message.id, custom_id)
+    for _ in range(3):  # a menu too big for one message opens its groups: at most three presses
+        moves = [c for c in menu_choices(menu) if not _is_navigation(c[1])]
+        picked = pick(moves)
+        if picked is None:  # the picker chose to wait (e.g. for a trade partner's answer)
+            return False
+        label, custom_id = picked
+        if "|" in custom_id:  # an option of a select menu
+            select_id, value = custom_id.split("|", 1)
+            result = await user.select(menu.message.id, select_id, [value])
+        else:
+            result = await user.click(menu.message.id, custom_id)
+        if ":grp:" not in custom_id:
+            break
+        menu = result
     assert result.content.startswith("✅"), result.content
     return True
+
+
+def _is_navigation(custom_id: str) -> bool:
+    """The trade composer, Undo and a group's Back button are no moves (a group's button leads to some)."""
+    return custom_id.endswith((":trade", ":undo")) or ":up:" in custom_id
 
 
 def is_over(w: World, channel: str = "table") -> bool:

@@ -128,18 +128,31 @@ def move_options(message: StoredMessage) -> list[tuple[str, str | None]]:
     """(custom_id, select value or None) of every move offered by a menu message."""
     options: list[tuple[str, str | None]] = []
     for component in message.iter_components():
-        if component.get("type") == 2 and ":act:" in (component.get("custom_id") or ""):
+        custom_id = component.get("custom_id") or ""
+        if component.get("type") == 2 and (":act:" in custom_id or ":grp:" in custom_id):
             options.append((component["custom_id"], None))
         elif component.get("type") == 3 and (component.get("custom_id") or "").startswith("s:"):
             options += [(component["custom_id"], option["value"]) for option in component["options"]]
     return options
 
 
-async def choose(user: UserSession, menu: StoredMessage, option: tuple[str, str | None]) -> InteractionResult:
-    custom_id, value = option
-    if value is None:
-        return await user.click(menu.id, custom_id)
-    return await user.select(menu.id, custom_id, [value])
+async def choose(
+    user: UserSession, menu: StoredMessage, option: tuple[str, str | None], rng: random.Random | None = None
+) -> InteractionResult:
+    """Press a move; a group's button (a menu too big for one message) opens it, and a move is picked
+    in it (at random with `rng`, else the first), so every move stays reachable."""
+    rng = rng or random.Random(0)
+    for _ in range(3):
+        custom_id, value = option
+        if value is None:
+            result = await user.click(menu.id, custom_id)
+        else:
+            result = await user.select(menu.id, custom_id, [value])
+        if ":grp:" not in custom_id or result.message is None or not move_options(result.message):
+            return result
+        menu = result.message
+        option = rng.choice(move_options(menu))
+    return result
 
 
 async def open_menu(user: UserSession, turn: StoredMessage) -> InteractionResult | None:
@@ -163,7 +176,7 @@ async def random_move(
         if menu is None:
             continue
         assert menu.message is not None
-        return user, await choose(user, menu.message, rng.choice(move_options(menu.message)))
+        return user, await choose(user, menu.message, rng.choice(move_options(menu.message)), rng)
     return None
 
 
@@ -175,7 +188,7 @@ async def try_move(user: UserSession, server: FakeDiscord, channel: int, rng: ra
         if menu is None:
             return None
         assert menu.message is not None
-        result = await choose(user, menu.message, rng.choice(move_options(menu.message)))
+        result = await choose(user, menu.message, rng.choice(move_options(menu.message)), rng)
     except InteractionFailed:  # the bot died before answering: not acknowledged
         return None
     return result.record.id if result.answer.startswith("✅") else None

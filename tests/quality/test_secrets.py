@@ -82,7 +82,7 @@ async def test_no_seat_ever_sees_another_seats_secrets(tmp_path: Path, game: Gam
             turn = turn_messages(w.server, table)[-1]
             menu = await open_menu(user, turn)
             assert menu is not None, f"{user.name} must act but got no menu"
-            result = await choose(user, menu.message, rng.choice(move_options(menu.message)))
+            result = await choose(user, menu.message, rng.choice(move_options(menu.message)), rng)
             assert result.answer.startswith(("✅", "⚠️")), result.answer
             await w.settle()
             if number % 4 == 1:

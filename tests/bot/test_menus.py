@@ -1,0 +1,144 @@
+"""Every legal choice is reachable by buttons within three presses, in messages Discord accepts.
+
+Seeded random playouts of every registered game (test-only games skipped); at each state the seat's
+menu is opened at every level of its hierarchy and checked against Discord's limits."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from bot.components import (
+    BUTTON_LABEL,
+    MAX_SELECT_OPTIONS,
+    OPTION_LABEL,
+    ROOT,
+    choice_menu,
+    distinct_labels,
+    menu_entries,
+)
+from rules import registry
+from rules.core import Choice
+
+STATES_PER_GAME = 2000
+SECONDS_PER_GAME = 15.0
+BIG_GAME_ID = 10**15  # the longest game id the custom_ids must still carry
+
+
+def _games():
+    return [g for g in registry.all_games() if not g.info.id.startswith("test")]
+
+
+def check_menu(choices: list[Choice]) -> dict[str, int]:
+    """Walk the menu from the root; returns the presses each key needs. Asserts the limits."""
+    reached: dict[str, int] = {}
+    todo = [(ROOT, 0)]
+    while todo:
+        path, pressed = todo.pop()
+        entries = menu_entries(choices, path)
+        rows: dict[int, list[str]] = {}
+        shown: list[str] = []
+        for entry in entries:
+            rows.setdefault(entry.row, []).append(entry.kind)
+            if entry.kind == "select":
+                assert 1 <= len(entry.options) <= MAX_SELECT_OPTIONS
+                assert len(entry.label) <= 150
+                for choice, label in zip(entry.options, entry.option_labels, strict=True):
+                    assert len(label) <= OPTION_LABEL
+                    shown.append(label)
+                    reached.setdefault(choice.key, pressed + 1)
+            else:
+                assert len(entry.label) <= BUTTON_LABEL
+                shown.append(entry.label)
+                if entry.kind == "choice":
+                    assert entry.choice is not None
+                    reached.setdefault(entry.choice.key, pressed + 1)
+                elif entry.kind == "open":
+                    todo.append((entry.path, pressed + 1))
+            custom_id = f"g:{BIG_GAME_ID}:act:0123456789:{entry.choice.key if entry.choice else entry.path}"
+            assert len(custom_id) <= 100, custom_id
+        assert len(rows) <= 5 and max(rows) <= 4, rows
+        for kinds in rows.values():
+            assert len(kinds) <= 5
+            assert "select" not in kinds or len(kinds) == 1
+        if path == ROOT:
+            assert 4 not in rows, "the root keeps its last row for Undo and the trade composer"
+        assert len(set(shown)) == len(shown), [s for s in shown if shown.count(s) > 1]
+    return reached
+
+
+@pytest.mark.parametrize("game", _games(), ids=lambda g: g.info.id)
+def test_every_choice_within_three_presses(game) -> None:
+    rng = random.Random(f"menus/{game.info.id}")
+    states = 0
+    biggest = 0
+    started = time.monotonic()
+    while states < STATES_PER_GAME and time.monotonic() - started < SECONDS_PER_GAME:
+        count = rng.choice([game.info.min_players, game.info.max_players])
+        state = game.setup([f"Player {i}" for i in range(count)], None, rng.randrange(10**9))
+        for _ in range(400):
+            if game.result(state) is not None or states >= STATES_PER_GAME:
+                break
+            seats = sorted(game.to_act(state))
+            if not seats:
+                break
+            seat = rng.choice(seats)
+            choices = game.legal_actions(state, seat)
+            states += 1
+            biggest = max(biggest, len(choices))
+            reached = check_menu(choices)
+            assert set(reached) == {c.key for c in choices}
+            assert max(reached.values(), default=0) <= 3, {k: v for k, v in reached.items() if v > 3}
+            state = game.apply(state, seat, rng.choice(choices).action).state
+    print(f"{game.info.id}: {states} states checked, largest menu {biggest} choices")
+    assert states >= 500
+
+
+def test_labels_cut_by_discord_stay_distinct() -> None:
+    common = "Attack the Mechanized Gunner Patrol at G5 from E4 with everything in range and"
+    labels = [common + " Surge: spend 2 steam", common + " Surge: spend 3 steam", "End turn", "End turn"]
+    shown = distinct_labels(labels, 80)
+    assert len(set(shown)) == 4 and all(len(s) <= 80 for s in shown)
+    assert "2 steam" in shown[0] and "3 steam" in shown[1]
+    assert distinct_labels(["Draw", "Tax"], 80) == ["Draw", "Tax"]
+
+
+def test_small_menus_stay_direct_buttons() -> None:
+    choices = [Choice(key=f"k{i}", label=f"Move {i}", action={"i": i}, group="G") for i in range(12)]
+    entries = menu_entries(choices)
+    assert [e.kind for e in entries] == ["choice"] * 12
+
+
+def test_big_menu_is_a_hierarchy_with_small_groups_direct() -> None:
+    moves = [
+        Choice(key=f"mv:{u}:{d}", label=f"Gunner {u} → move {d}", action={}, group="Move")
+        for u in range(30)
+        for d in range(5)
+    ]
+    end = Choice(key="end", label="End turn", action={}, group="Turn")
+    heal = Choice(key="heal", label="Heal", action={}, group="Repair")
+    choices = [*moves, end, heal]
+    root = menu_entries(choices)
+    assert {e.label for e in root if e.kind == "choice"} == {"End turn", "Heal"}
+    opened = [e for e in root if e.kind == "open"]
+    assert [e.label for e in opened] == ["Move (150)…"]
+    assert set(check_menu(choices)) == {c.key for c in choices}
+
+
+def test_real_views_fit_discord() -> None:
+    async def build() -> None:
+        game = next(g for g in _games() if g.info.id == "iron-and-brass")
+        rng = random.Random(3)
+        state = game.setup(["A", "B"], None, 3)
+        for _ in range(60):
+            seat = sorted(game.to_act(state))[0]
+            choices = game.legal_actions(state, seat)
+            view = choice_menu(BIG_GAME_ID, choices)
+            for item in view.children:
+                assert len(item.custom_id) <= 100  # type: ignore[attr-defined]
+            state = game.apply(state, seat, rng.choice(choices).action).state
+
+    asyncio.run(build())
