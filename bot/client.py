@@ -20,6 +20,7 @@ from bot.service import GameService
 from bot.shards import Shards
 from bot.store import Store
 from bot.table import Table
+from rules import words
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,9 @@ class HostBot(commands.Bot):
         self.table: Table
 
     async def setup_hook(self) -> None:
+        # The rules' wording engine takes ~2 s to load; loaded lazily inside a move, it would hold the
+        # event loop past Discord's 3 s for the first interaction after a start. Load it here, unhurried.
+        words.engine()
         self.store = await Store.open(self.settings.database_url)
         self.service = GameService(self.store, clock=self.clock)
         self.table = Table(self, self.service)
