@@ -273,7 +273,8 @@ class Table:
         await reply.send(_clip(text), view=view if choices else None)
 
     # ---- personal views ------------------------------------------------------------------------
-    async def _menu(self, reply: Reply, game_id: int) -> None:
+    async def _my_choices(self, reply: Reply, game_id: int) -> tuple[GameRecord, SeatRecord, list[Choice]]:
+        """The presser's seat and choices now, or the refusal saying whom the game waits for."""
         game = await self._active(game_id)
         seat = await self.service.require_seat(game, reply.interaction.user.id)
         choices = await self.service.choices(game, seat.seat)
@@ -282,6 +283,10 @@ class Table:
             raise UserError(
                 f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
             )
+        return game, seat, choices
+
+    async def _menu(self, reply: Reply, game_id: int) -> None:
+        game, seat, choices = await self._my_choices(reply, game_id)
         rules = self.service.rules_for(game.kind)
         view = _seat_menu(game.id, rules, await self.service.state(game), seat.seat, choices)
         headline = (await self.service.view(game, seat.seat)).headline
@@ -289,14 +294,7 @@ class Table:
 
     async def _open_part(self, reply: Reply, game_id: int, menu: str | None, path: str | None) -> None:
         """A group button of a menu too big for one message: that group's choices (or its parts)."""
-        game = await self._active(game_id)
-        seat = await self.service.require_seat(game, reply.interaction.user.id)
-        choices = await self.service.choices(game, seat.seat)
-        if not choices:
-            waiting = await self._waiting_names(game)
-            raise UserError(
-                f"It is not your turn: waiting for {waiting}." if waiting else "Nobody can move now."
-            )
+        game, seat, choices = await self._my_choices(reply, game_id)
         if menu != menu_digest(choices):
             await self._stale(
                 reply,
