@@ -160,19 +160,28 @@ def _post(
     waiting_private = {seat: live.private.get(seat, []) + private.get(seat, []) for seat in range(len(seats))}
     digests = dict(live.digests)
     rows: list[Delivery] = []
+    shown_publicly = public.model_dump(mode="json")
     for seat in seats:
         if seat.user_id <= 0:
             continue
         told = waiting_private.get(seat.seat, [])
-        part = private_part(rules, after, seat.seat, public) if rules.info.hidden_information else {}
+        seat_view = rules.view(after, seat.seat) if rules.info.hidden_information else public
+        part = private_part(shown_publicly, seat_view)
         digest = _digest(part)
         changed = bool(part) and digest != live.digests.get(seat.seat)
         digests[seat.seat] = digest
         if not (changed or told) or result is not None and not told:
             continue
-        seat_view = rules.view(after, seat.seat) if part else None
         rows.append(
-            _dm(table, version, seat, seat_view or public, told, seat.seat in public.to_act, bool(part))
+            _dm(
+                table,
+                version,
+                seat,
+                seat_view if part else public,
+                told,
+                seat.seat in public.to_act,
+                bool(part),
+            )
         )
     payload["live"] = Live(header=header, lines=shown, fresh=[], private={}, digests=digests).dump()
     posts = [Delivery(kind="post", target=game.channel_id, payload=payload, due_at=table.now)]
@@ -304,11 +313,11 @@ def _alt(view: View, events: list[Event]) -> str:
     return text[:1000]
 
 
-def private_part(rules: Game, state: Any, seat: Seat, public: View) -> dict[str, Any]:
-    """The fields of a seat's view that the public view does not show: what a direct message tells."""
-    shown = public.model_dump(mode="json")
-    mine = rules.view(state, seat).model_dump(mode="json")
-    return {key: value for key, value in mine.items() if key != "seat" and shown.get(key) != value}
+def private_part(public: dict[str, Any], seat_view: View) -> dict[str, Any]:
+    """The fields of a seat's view that the public view (dumped as JSON) does not show: what a direct
+    message tells."""
+    mine = seat_view.model_dump(mode="json")
+    return {key: value for key, value in mine.items() if key != "seat" and public.get(key) != value}
 
 
 def _digest(part: dict[str, Any]) -> str:

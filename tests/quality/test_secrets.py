@@ -146,7 +146,10 @@ async def test_no_seat_ever_sees_another_seats_secrets(tmp_path: Path, game: Gam
             for user in seated:
                 # a seat hears by DM when its own view shows more than the board (a hand, an offer)
                 hidden = any(
-                    private_part(game, state, seats[user.id], game.view(state, None)) for state in states
+                    private_part(
+                        game.view(state, None).model_dump(mode="json"), game.view(state, seats[user.id])
+                    )
+                    for state in states
                 )
                 if hidden:
                     assert user.dms() or any("direct messages" in m.content for m in w.public()), (
