@@ -173,7 +173,7 @@ def _post(
         if not (changed or told) or result is not None and not told:
             continue
         rows.append(
-            _dm(
+            private_dm(
                 table,
                 version,
                 seat,
@@ -262,7 +262,7 @@ def _compose(header: str, lines: list[str], footer: list[str]) -> str:
         dropped += 1
 
 
-def _dm(
+def private_dm(
     table: Table, version: int, seat: SeatRecord, view: View, told: list[str], to_act: bool, picture: bool
 ) -> Delivery:
     """`view` is the seat's own view; its picture goes only where it shows more than the public board."""

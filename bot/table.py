@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import typed
+from bot import announcer, typed
 from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node
 from bot.pictures import Painter
 from bot.reply import Reply, clip, escape_text
@@ -664,20 +664,11 @@ class Table:
         seat = next(s for s in seats if s.user_id == user_id)
         to_act = await self.service.to_act(fresh)
         view = await self.service.view(fresh, seat.seat)
-        info = self.service.rules_for(fresh.kind).info
-        text = (
-            f"**{info.name}** in <#{fresh.channel_id}> · {escape_text(view.headline)}\n• You took over this seat."
-            "\nThis is your private view: nobody else sees it."
+        table = announcer.Table(game=fresh, rules=self.service.rules_for(fresh.kind), seats=seats)
+        welcome = announcer.private_dm(
+            table, fresh.version, seat, view, ["You took over this seat."], seat.seat in to_act, picture=True
         )
-        payload = {
-            "content": text,
-            "seat": seat.seat,
-            "buttons": "menu" if seat.seat in to_act else None,
-            "view": view.model_dump(mode="json"),
-            "picture": f"hand-{fresh.id}-v{fresh.version}.png",
-            "alt": view.alt_text()[:1000],
-        }
-        await self.service.owe(fresh, [Delivery(kind="dm", target=user_id, payload=payload, due_at=0.0)])
+        await self.service.owe(fresh, [welcome])
 
     async def game_thread(self, game: GameRecord) -> discord.abc.Messageable | None:
         """The game's follow thread, created on first use under the game's channel."""
