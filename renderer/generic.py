@@ -7,7 +7,8 @@ from renderer.canvas import Sheet, player_name, with_names
 from rules.core import View
 
 
-def render(view: View) -> bytes:
+def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
+    del marks  # the generic sheet frames nothing
     sheet = Sheet()
     sheet.title(with_names(view.headline, view.players, 40, bold=True), subtitle=view.game)
     waiting = set(view.to_act)

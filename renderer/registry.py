@@ -1,6 +1,15 @@
-"""Which function draws a game's views: `renderer.<game_module>.render(view)`, else the generic sheet.
+"""Which function draws a game's views: `renderer.<game_module>.render(view, marks=...)`, else the
+generic sheet.
 
 A game's module name is its id with dashes as underscores (city-of-iron -> renderer.city_of_iron).
+Every renderer module offers the same things:
+- `render(view, *, marks=frozenset())`: the turn picture (public view) or a seat's hand picture (the
+  seat's view: only what that seat sees beyond the board, under a one-line header); both sized for a
+  phone (`renderer.phone`). `marks` are the renderer's keys of what changed, framed in magenta.
+- `changes(old, new) -> Changes` (optional): those keys, and the changes in words.
+- `OVERLAYS`: the sections and overlays shown on demand with `/board section:...`, drawn from the
+  public view: the detail a phone-sized turn picture leaves out.
+- `KEY`: what every symbol on its pictures means, in one or two sentences, for the alt text.
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ from dataclasses import dataclass
 from renderer.changes import Changes, field_changes, with_banner
 from rules.core import View
 
-Renderer = Callable[[View], bytes]
+Renderer = Callable[..., bytes]
 _cache: dict[str, Renderer] = {}
 
 
@@ -61,9 +70,21 @@ def renderer_for(game_id: str) -> Renderer:
     return _cache[game_id]
 
 
-def render(view: View) -> bytes:
-    """PNG bytes of `view`; pure CPU work, so callers run it in a thread."""
-    return renderer_for(view.game)(view)
+def render(view: View, marks: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of `view` with the parts called `marks` framed as changed; pure CPU work, so callers
+    run it in a worker."""
+    draw = renderer_for(view.game)
+    return draw(view, marks=frozenset(marks)) if marks else draw(view)
+
+
+def marks_between(old: View, new: View) -> frozenset[str]:
+    """The renderer's keys of what changed from `old` to `new` (two views of the same viewer)."""
+    return changes_between(old, new).marks
+
+
+def symbol_key(game_id: str) -> str:
+    """The game's key to the symbols on its pictures, for the alt text ("" when it has none)."""
+    return str(getattr(_module(game_id), "KEY", ""))
 
 
 def changes_between(old: View, new: View) -> Changes:
