@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import announcer, typed
-from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node
+from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node, section_buttons
 from bot.pictures import Painter
 from bot.reply import Reply, clip, escape_text
 from bot.service import GameService, Move, UserError, menu_digest
@@ -102,6 +102,7 @@ class Table:
             "up": lambda reply: self._open_part(reply, game_id, menu, key),
             "hand": lambda reply: self._hand(reply, game_id),
             "board": lambda reply: self._board(reply, game_id),
+            "sec": lambda reply: self._section(reply, game_id, key),
             "log": lambda reply: self._log(reply, game_id),
             "join": lambda reply: self._lobby_button(reply, game_id, "join"),
             "leave": lambda reply: self._lobby_button(reply, game_id, "leave"),
@@ -117,8 +118,9 @@ class Table:
         if handler is None:
             await self.guarded(interaction, _unknown_button)
             return
-        # A move clicked in an ephemeral menu or a DM replaces that menu; lobby buttons edit the lobby.
-        await self.guarded(interaction, handler, update=verb in {"act", "grp", "up", "join", "leave"})
+        # A move clicked in an ephemeral menu or a DM replaces that menu; lobby buttons edit the lobby;
+        # a section button replaces the board picture it sits under.
+        await self.guarded(interaction, handler, update=verb in {"act", "grp", "up", "join", "leave", "sec"})
 
     async def on_option(
         self, interaction: discord.Interaction, game_id: int, name: str, value: str | None
@@ -336,19 +338,21 @@ class Table:
         game: GameRecord,
         *,
         public: bool = False,
-        overlay: str | None = None,
+        section: str | None = None,
         target: str | None = None,
         heading: str | None = None,
     ) -> None:
-        """The public board, or one of the game's overlays; both drawn from the public view only."""
+        """The public board, or one of the game's sections or overlays; all drawn from the public view
+        only. Shown to one person, it carries a button per section (a phone user never types names)."""
         view = await self.service.view(game, None)
         name = self.service.rules_for(game.kind).info.name
-        if overlay:
+        sections = [o.name for o in overlays_for(game.kind).values() if not o.target]
+        if section and section != "board":
             overlays = overlays_for(game.kind)
-            chosen = overlays.get(overlay)
+            chosen = overlays.get(section)
             if chosen is None:
                 offered = ", ".join(overlays) or "none for this game"
-                raise UserError(f"There is no {overlay!r} picture for {name} (pictures: {offered}).")
+                raise UserError(f"There is no {section!r} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
             png = await self.painter.overlay(view, chosen.name, target)
@@ -357,13 +361,20 @@ class Table:
                 filename=f"{chosen.name}-{game.id}-v{game.version}.png",
                 description=_clip(f"{chosen.description}. {view.headline}", 1000),
             )
-            await reply.send(f"**{name}** · {chosen.description}", file=file, ephemeral=not public)
+            buttons = None if public or chosen.target else section_buttons(game.id, sections, chosen.name)
+            await reply.send(
+                f"**{name}** · {chosen.description}", file=file, view=buttons, ephemeral=not public
+            )
             return
         file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
         text = (
             f"**{name}** · {view.headline}" if heading is None else f"{heading}\n\n**Now:** {view.headline}"
         )
-        await reply.send(_clip(text), file=file, ephemeral=not public)
+        buttons = None if public else section_buttons(game.id, sections)
+        await reply.send(_clip(text), file=file, view=buttons, ephemeral=not public)
+
+    async def _section(self, reply: Reply, game_id: int, section: str | None) -> None:
+        await self.board(reply, await self._started(game_id), section=section or "board")
 
     async def catch_up_board(self, reply: Reply, game: GameRecord, since: int, *, heading: str) -> None:
         """The public board with what changed since log entry `since` framed, for the caller only.

@@ -58,24 +58,24 @@ class Play(commands.Cog):
     @app_commands.command(name="board", description="See the board of this channel's game")
     @app_commands.describe(
         public="Post it in the channel for everyone (default: only you see it)",
-        overlay="An extra picture the game offers, e.g. a unit's range",
+        section="A part of the board in detail (goods, nations…) or an extra picture such as a unit's range",
         target="What the picture is about, when it asks (e.g. a square such as C5)",
     )
     async def board(
         self,
         interaction: discord.Interaction,
         public: bool = False,
-        overlay: str | None = None,
+        section: str | None = None,
         target: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             game = await self._shown_game(interaction.channel_id)
-            await self.bot.table.board(reply, game, public=public, overlay=overlay, target=target)
+            await self.bot.table.board(reply, game, public=public, section=section, target=target)
 
         await self.bot.table.guarded(interaction, work)
 
-    @board.autocomplete("overlay")
-    async def _overlays(
+    @board.autocomplete("section")
+    async def _sections(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         store = self.bot.service.store
