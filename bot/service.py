@@ -287,7 +287,7 @@ class GameService:
                 raise UserError("Only the host can close the lobby; you can `/game leave` it.")
             if game.status == GameStatus.ACTIVE:
                 agreed = await self.store.add_vote(game.id, "abandon", user_id)
-                missing = [seat.name for seat in _humans(seats) if seat.user_id not in agreed]
+                missing = [seat.name for seat in _voters(seats) if seat.user_id not in agreed]
                 if missing:
                     return game, False, missing
         await self.store.set_status(game.id, GameStatus.ABANDONED)
@@ -744,7 +744,7 @@ class GameService:
                 await self.store.clear_votes(game.id, kind)
                 return "refused", None
             agreed = await self.store.add_vote(game.id, kind, user_id)
-            if any(s.user_id not in agreed for s in _humans(seats) if not s.dropped):
+            if any(s.user_id not in agreed for s in _voters(seats)):
                 return "waiting", None
             await self.store.clear_votes(game.id, kind)
             return "done", await self._undo(game, seats, plan, states, how=", with the table's agreement")
@@ -801,7 +801,7 @@ class GameService:
                 raise UserError("Only the players or a moderator (Manage Channels) can replace a player.")
             kind = _replace_vote(old_user, new_user)
             agreed = await self.store.add_vote(game.id, kind, requester)
-            missing = [s.name for s in _humans(seats) if s.user_id not in agreed and s.user_id != old_user]
+            missing = [s.name for s in _voters(seats) if s.user_id not in agreed and s.user_id != old_user]
             if missing:
                 return game, False, missing
             await self.store.clear_votes(game.id, kind)
@@ -965,6 +965,12 @@ class GameService:
 def _humans(seats: list[SeatRecord]) -> list[SeatRecord]:
     """The seats people sit in: computer seats (negative ids) never vote."""
     return [seat for seat in seats if seat.user_id > 0]
+
+
+def _voters(seats: list[SeatRecord]) -> list[SeatRecord]:
+    """The people who decide a table's vote (undo, replacement, abandon): players seated now, not the
+    computer and not a player the clock dropped (they are gone; waiting for them would block the vote)."""
+    return [seat for seat in _humans(seats) if not seat.dropped]
 
 
 def _held_seat(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:
