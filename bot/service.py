@@ -7,7 +7,6 @@ it and then fans the outcome out to the channel and the players.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import random
@@ -17,12 +16,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from pydantic import ValidationError
 
 from bot import announcer
 from bot.clock import Clock
+from bot.locks import KeyedLocks
 from bot.store import (
     ActionRecord,
     ChannelBusy,
@@ -49,12 +50,23 @@ from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 
 
-class UserError(Exception):
-    """A refusal for a reason outside the rules (not seated, no game here): shown to the user as is."""
+class Refusal(StrEnum):
+    """Why the table refused something, for the code that must act on the cause (never on the words)."""
 
-    def __init__(self, message: str) -> None:
+    REFUSED = "refused"
+    """Any refusal shown to the user as it is, with nothing more to do."""
+    STALE = "stale"
+    """The game moved on since the buttons or request the user answered: show where it stands now."""
+
+
+class UserError(Exception):
+    """A refusal for a reason outside the rules (not seated, no game here): shown to the user as is;
+    `reason` says what the caller should do about it beyond showing it."""
+
+    def __init__(self, message: str, reason: Refusal = Refusal.REFUSED) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason
 
 
 @dataclass
@@ -90,7 +102,8 @@ class GameService:
     def __init__(self, store: Store, *, clock: Clock | None = None, cache_size: int = 2048) -> None:
         self.store = store
         self.clock = clock or Clock()
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = KeyedLocks()
+        """The bot's one lock map: a game's state is read and written under ("game", id)."""
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
         self._cache_size = cache_size
         self._turn_logs: OrderedDict[int, _TurnLog] = OrderedDict()
@@ -334,11 +347,11 @@ class GameService:
         async with self._lock(game_id):
             game, seats = await self._playing(game_id)
             if game.version != expected_version:
-                raise UserError("The game moved on before the timeout.")
+                raise UserError("The game moved on before the timeout.", Refusal.STALE)
             return await self._move(game, seats, seat, 0, key=key, note=note)
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def _lock(self, game_id: int):  # noqa: ANN202 - an async context manager
+        return self.locks.hold(("game", game_id))
 
     async def _playing(self, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
         game = await self.store.game(game_id)
@@ -374,7 +387,8 @@ class GameService:
             choices = rules.legal_actions(before, seat)
             if menu is not None and menu != menu_digest(choices):
                 raise UserError(
-                    "That board has moved on since those buttons were posted; here is where it stands."
+                    "That board has moved on since those buttons were posted; here is where it stands.",
+                    Refusal.STALE,
                 )
             chosen = next((choice for choice in choices if choice.key == key), None)
             if chosen is None:
@@ -450,7 +464,7 @@ class GameService:
         except MoveConflict:
             self._states.pop(game.id, None)
             raise UserError(
-                "Someone moved first: that move was already taken. Here is where it stands."
+                "Someone moved first: that move was already taken. Here is where it stands.", Refusal.STALE
             ) from None
         self._remember(game.id, version, after)
         self._timers_planned(timers)
@@ -736,7 +750,9 @@ class GameService:
             # The vote is on the plan ending at `version`: still the plan if nothing effective came after
             # it, even when the log's last entry is an undo of a later move (the game's version then).
             if plan is None or plan.last_version != version:
-                raise UserError("The game has moved on since that request, so it no longer applies.")
+                raise UserError(
+                    "The game has moved on since that request, so it no longer applies.", Refusal.STALE
+                )
             if plan.moves[-1].user_id == user_id:
                 raise UserError("You asked for this undo; the other players decide.")
             kind = _undo_vote(version)
@@ -780,7 +796,9 @@ class GameService:
                 or fresh.last_version != plan.last_version
                 or len(fresh.moves) != len(plan.moves)
             ):
-                raise UserError("The game has moved on since that request, so it no longer applies.")
+                raise UserError(
+                    "The game has moved on since that request, so it no longer applies.", Refusal.STALE
+                )
             how = "" if len(_humans(seats)) <= 1 else ", before anyone else moved"
             return await self._undo(game, seats, fresh, states, how=how)
 

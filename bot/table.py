@@ -22,7 +22,7 @@ from bot import announcer, typed
 from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node, section_buttons
 from bot.pictures import Painter
 from bot.reply import Reply, clip, escape_text
-from bot.service import GameService, Move, UserError, menu_digest
+from bot.service import GameService, Move, Refusal, UserError, menu_digest
 from bot.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
 from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
@@ -170,7 +170,7 @@ class Table:
                 interaction_id=interaction.id if first is None else None,
             )
         except UserError as refusal:
-            if "moved on" in refusal.message or "moved first" in refusal.message:
+            if refusal.reason is Refusal.STALE:
                 await self._stale(reply, game.id, refusal.message)
                 return
             raise
