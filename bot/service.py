@@ -16,7 +16,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import ValidationError
@@ -24,6 +23,7 @@ from pydantic import ValidationError
 from bot import announcer
 from bot.clock import Clock
 from bot.locks import KeyedLocks
+from bot.refusals import Refusal, UserError
 from bot.store import (
     ActionRecord,
     ChannelBusy,
@@ -48,25 +48,6 @@ from bot.timing import (
 from bot.undo import UNDO, UndoPlan, plan_undo, undo_span, undone_count
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
-
-
-class Refusal(StrEnum):
-    """Why the table refused something, for the code that must act on the cause (never on the words)."""
-
-    REFUSED = "refused"
-    """Any refusal shown to the user as it is, with nothing more to do."""
-    STALE = "stale"
-    """The game moved on since the buttons or request the user answered: show where it stands now."""
-
-
-class UserError(Exception):
-    """A refusal for a reason outside the rules (not seated, no game here): shown to the user as is;
-    `reason` says what the caller should do about it beyond showing it."""
-
-    def __init__(self, message: str, reason: Refusal = Refusal.REFUSED) -> None:
-        super().__init__(message)
-        self.message = message
-        self.reason = reason
 
 
 @dataclass

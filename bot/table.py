@@ -21,8 +21,9 @@ import discord
 from bot import announcer, typed
 from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node, section_buttons
 from bot.pictures import Painter
+from bot.refusals import Refusal, UserError
 from bot.reply import Reply, clip, escape_text
-from bot.service import GameService, Move, Refusal, UserError, menu_digest
+from bot.service import GameService, Move, menu_digest
 from bot.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
 from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
@@ -55,17 +56,9 @@ class Table:
         *,
         update: bool = False,
     ) -> None:
-        """Run `work` with a Reply; every refusal becomes one friendly ephemeral line."""
-        reply = Reply(interaction, update=update)
-        try:
+        """Run a component's `work` with a Reply: the same error path as every command."""
+        async with Reply(interaction, update=update) as reply:
             await work(reply)
-        except (UserError, RuleError) as refusal:
-            await reply.error(refusal.message)
-        except Exception:
-            log.exception("handler failed for interaction %s", interaction.id)
-            await reply.error("Something went wrong on our side, and nothing was changed. Please try again.")
-        finally:
-            reply.close()
 
     def spawn(self, coroutine: Awaitable[Any], name: str) -> None:
         """Background work (posting, DMs) that must not hold up the interaction's answer."""
@@ -125,13 +118,11 @@ class Table:
     async def on_option(
         self, interaction: discord.Interaction, game_id: int, name: str, value: str | None
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction, update=True) as reply:
             game = await self._game(game_id)
             updated = await self.service.set_option(game.channel_id, interaction.user.id, name, value)
             content, view = await self.lobby_message(updated)
             await reply.send(content, view=view)
-
-        await self.guarded(interaction, work, update=True)
 
     # ---- moves -------------------------------------------------------------------------------
     async def play_move(

@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.refusals import UserError
 from bot.reply import Reply, escape_text
-from bot.service import UserError, parse_options
+from bot.service import parse_options
 from bot.table import display_name, is_admin
 from bot.timing import TIMEOUT_POLICIES
 from rules import registry
@@ -49,7 +50,7 @@ class Lobby(
         ai: app_commands.Range[int, 0, 5] = 0,
         ai_strength: app_commands.Range[int, 1, 3] = 2,
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             record = await self.bot.service.new_game(
                 kind=game.strip(),
                 guild_id=interaction.guild_id,
@@ -62,8 +63,6 @@ class Lobby(
                 ai_strength=ai_strength,
             )
             await self.table.post_lobby(reply, record)
-
-        await self.table.guarded(interaction, work)
 
     @new.autocomplete("game")
     async def _game_names(
@@ -80,34 +79,28 @@ class Lobby(
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game, seat = await self.bot.service.join(
                 interaction.channel_id, interaction.user.id, display_name(interaction.user)
             )
             await reply.send(f"🪑 {interaction.user.mention} joined (seat {seat + 1}).", ephemeral=False)
             await self.table.refresh_lobby(game.id)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="leave", description="Leave this channel's lobby before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.leave(interaction.channel_id, interaction.user.id)
             await reply.send(f"👋 {interaction.user.mention} left the lobby.", ephemeral=False)
             await self.table.refresh_lobby(game.id)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="start", description="Start the game (host or a moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await self.table.start(reply, interaction.channel_id)
-
-        await self.table.guarded(interaction, work)
 
     @app_commands.command(name="status", description="What is happening in this channel's game")
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             service = self.bot.service
             game = await service.store.latest_game_in(interaction.channel_id)
             if game is None:
@@ -136,13 +129,11 @@ class Lobby(
             lines.append(f"Seed: {game.seed}")
             await reply.send("\n".join(lines))
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="abandon", description="End this channel's game (all players agree, or a moderator)"
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game, done, missing = await self.bot.service.abandon(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)
             )
@@ -156,8 +147,6 @@ class Lobby(
                     f" `/game abandon`: {', '.join(missing)}.",
                     ephemeral=False,
                 )
-
-        await self.table.guarded(interaction, work)
 
     @app_commands.command(name="clock", description="This table's reminders and move deadline")
     @app_commands.describe(
@@ -174,7 +163,7 @@ class Lobby(
         on_timeout: Literal["skip", "default", "replace", "autopilot"] | None = None,
         strict: bool | None = None,
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game, clock = await self.bot.service.set_table_clock(
                 interaction.channel_id,
                 interaction.user.id,
@@ -199,14 +188,12 @@ class Lobby(
                 f"⏱️ Table clock — reminders: {reminders}; deadline: {deadline}.", ephemeral=False
             )
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="posts", description="How this table posts in the channel")
     @app_commands.describe(
         style="compact: one post per handoff, edited while a player acts on (default); every_move: a post per move"
     )
     async def posts(self, interaction: discord.Interaction, style: Literal["compact", "every_move"]) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await self.bot.service.set_table_clock(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction), posts=style
             )
@@ -217,14 +204,12 @@ class Lobby(
             )
             await reply.send(f"🗞️ This table now posts {said}.", ephemeral=False)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="vacation", description="Pause your clock in this game (no reminders or deadline)"
     )
     @app_commands.describe(on="true to go on vacation, false to come back")
     async def vacation(self, interaction: discord.Interaction, on: bool = True) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
             self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
             text = (
@@ -234,26 +219,22 @@ class Lobby(
             )
             await reply.send(text, ephemeral=False)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="replace", description="Seat a substitute in a player's place (table agrees, or a moderator)"
     )
     @app_commands.describe(old="The player who leaves", new="The substitute who takes the seat and its cards")
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             if new.bot:
                 raise UserError("A bot cannot take a seat.")
             await self.table.request_replace(reply, old, new)
-
-        await self.table.guarded(interaction, work)
 
     @app_commands.command(name="follow", description="Follow this channel's game by DM or in a thread")
     @app_commands.describe(mode="dm: a DM after every move; thread: a thread for this game; off: stop")
     async def follow(
         self, interaction: discord.Interaction, mode: Literal["dm", "thread", "off"] = "dm"
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.open_game(interaction.channel_id)
             await self.bot.service.store.set_follower(
                 game.id, interaction.user.id, None if mode == "off" else mode
@@ -271,13 +252,11 @@ class Lobby(
                 await thread.send(f"🔔 {interaction.user.mention} follows this game here.")
                 await reply.send(f"🔔 Every move of this game will be posted in <#{thread.id}>.")
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="history", description="The whole public log of this channel's game, as a text file"
     )
     async def history(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             store = self.bot.service.store
             game = await store.latest_game_in(interaction.channel_id)
             if game is None:
@@ -286,14 +265,12 @@ class Lobby(
             file = discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}-history.txt")
             await reply.send(f"📜 The public log of game #{game.id}.", file=file)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="list", description="Games of this channel, this server, or yours")
     @app_commands.describe(scope="channel, server or mine")
     async def list_games(
         self, interaction: discord.Interaction, scope: Literal["channel", "server", "mine"] = "channel"
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             service = self.bot.service
             if scope == "channel":
                 games = await service.store.list_games(channel_id=interaction.channel_id)
@@ -308,8 +285,6 @@ class Lobby(
             for game in games:
                 lines.append(await self._summary(game))
             await reply.send("\n".join(lines)[:1900])
-
-        await self.table.guarded(interaction, work)
 
     async def _summary(self, game) -> str:  # noqa: ANN001
         service = self.bot.service
