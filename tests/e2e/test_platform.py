@@ -429,3 +429,19 @@ async def test_the_board_carries_a_button_per_section(tmp_path):
             "a public board carries no one's buttons"
         )
         assert not w.server.errors, w.server.errors
+
+
+async def test_an_unexpected_failure_is_logged_and_answered_with_an_apology(tmp_path, caplog):
+    """Every command goes through the one error path (leaving `async with Reply(...)`): a bug in a
+    handler is logged with its traceback and the user gets one ephemeral apology, never silence."""
+    async with world(tmp_path) as w:
+        alice = w.users["alice"]
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("a bug")
+
+        w.bot.service.stats = broken
+        with caplog.at_level("ERROR"):
+            said = await alice.slash(w.channels["table"], "stats")
+        assert said.ephemeral and said.content.startswith("⚠️ Something went wrong on our side")
+        assert any(record.exc_info and "a bug" in str(record.exc_info[1]) for record in caplog.records)
