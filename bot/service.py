@@ -150,6 +150,53 @@ class GameService:
     async def to_act(self, game: GameRecord) -> set[Seat]:
         return self.rules_for(game.kind).to_act(await self.state(game))
 
+    # ---- what the Discord layer reads and remembers ------------------------------------------------
+    # The cogs and components talk to the service only; these are the store's answers they need as
+    # they are, so the store stays a detail of this layer (its queries can change under them).
+    async def game(self, game_id: int) -> GameRecord | None:
+        return await self.store.game(game_id)
+
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        return await self.store.seats(game_id)
+
+    async def open_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's lobby or game in progress, if any."""
+        return await self.store.open_game_in(channel_id)
+
+    async def latest_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's newest game, finished or not, if any."""
+        return await self.store.latest_game_in(channel_id)
+
+    async def list_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, user_id: int | None = None
+    ) -> list[GameRecord]:
+        return await self.store.list_games(channel_id=channel_id, guild_id=guild_id, user_id=user_id)
+
+    async def set_follower(self, game_id: int, user_id: int, mode: str | None) -> None:
+        await self.store.set_follower(game_id, user_id, mode)
+
+    async def set_player(
+        self, user_id: int, quiet_start: int | None, quiet_end: int | None, offset: int
+    ) -> None:
+        """A player's quiet hours and time zone offset (minutes from UTC)."""
+        await self.store.set_player(user_id, quiet_start, quiet_end, offset)
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self.store.set_guild_settings(guild_id, settings)
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int, int] | None:
+        """(channel, message, version) of the game's remembered message of `kind` (lobby, turn, thread)."""
+        return await self.store.message(game_id, kind)
+
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, version: int
+    ) -> None:
+        await self.store.remember_message(game_id, kind, channel_id, message_id, version)
+
+    async def set_seat_flag(self, game_id: int, seat: int, flag: str, value: bool) -> bool:
+        """Set a seat's `vacation` or `dropped` flag; False when it already had that value."""
+        return await self.store.set_seat_flag(game_id, seat, flag, value)
+
     # ---- lobby ----------------------------------------------------------------------------
     async def new_game(
         self,

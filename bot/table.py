@@ -399,7 +399,7 @@ class Table:
     # ---- lobby -------------------------------------------------------------------------------
     async def lobby_message(self, game: GameRecord) -> tuple[str, discord.ui.View | None]:
         rules = self.service.rules_for(game.kind)
-        seats = await self.service.store.seats(game.id)
+        seats = await self.service.seats(game.id)
         info = rules.info
         players = ", ".join(
             f"<@{seat.user_id}>" if seat.user_id > 0 else f"🤖 {escape_text(seat.name)}" for seat in seats
@@ -445,12 +445,12 @@ class Table:
         content, view = await self.lobby_message(game)
         await reply.send(content, view=view, ephemeral=False)
         message = await reply.interaction.original_response()
-        await self.service.store.remember_message(game.id, "lobby", game.channel_id, message.id, 0)
+        await self.service.remember_message(game.id, "lobby", game.channel_id, message.id, 0)
 
     async def refresh_lobby(self, game_id: int) -> None:
         """Show the lobby's current players and options after a /game join or leave."""
-        game = await self.service.store.game(game_id)
-        stored = await self.service.store.message(game_id, "lobby")
+        game = await self.service.game(game_id)
+        stored = await self.service.message(game_id, "lobby")
         channel = await self._channel(stored[0]) if stored else None
         if game is None or stored is None or channel is None:
             return
@@ -462,7 +462,7 @@ class Table:
 
     async def close_lobby(self, game: GameRecord, note: str) -> None:
         """The lobby's buttons go away once it is started or abandoned, so nobody joins a running game."""
-        stored = await self.service.store.message(game.id, "lobby")
+        stored = await self.service.message(game.id, "lobby")
         channel = await self._channel(game.channel_id) if stored else None
         if stored is None or channel is None:
             return
@@ -484,10 +484,10 @@ class Table:
         to act gets the new post with all of their lines. Returns how many moves were made."""
         moves: list[Move] = []
         for _ in range(limit):
-            game = await self.service.store.game(game_id)
+            game = await self.service.game(game_id)
             if game is None or game.status != GameStatus.ACTIVE:
                 break
-            seats = await self.service.store.seats(game_id)
+            seats = await self.service.seats(game_id)
             if not any(seat.user_id < 0 or seat.dropped for seat in seats):
                 break  # a table of people only: nothing to play (the common case, kept cheap)
             clock = await self.service.table_settings(game)
@@ -535,7 +535,7 @@ class Table:
         info = self.service.rules_for(game.kind).info
         name = escape_text(seat.name)
         if settings.on_timeout in ("replace", "autopilot"):
-            await self.service.store.set_seat_flag(game.id, seat.seat, "dropped", True)
+            await self.service.set_seat_flag(game.id, seat.seat, "dropped", True)
             text = (
                 f"⌛ {name} ran out of time and was dropped from **{info.name}**."
                 + (
@@ -662,7 +662,7 @@ class Table:
     async def _welcome_substitute(self, game: GameRecord, user_id: int) -> None:
         """The seat's private information goes to the new player only."""
         fresh = await self._game(game.id)
-        seats = await self.service.store.seats(game.id)
+        seats = await self.service.seats(game.id)
         seat = next(s for s in seats if s.user_id == user_id)
         to_act = await self.service.to_act(fresh)
         view = await self.service.view(fresh, seat.seat)
@@ -674,7 +674,7 @@ class Table:
 
     async def game_thread(self, game: GameRecord) -> discord.abc.Messageable | None:
         """The game's follow thread, created on first use under the game's channel."""
-        stored = await self.service.store.message(game.id, "thread")
+        stored = await self.service.message(game.id, "thread")
         if stored is not None:
             return await self._channel(stored[0])
         channel = await self._channel(game.channel_id)
@@ -688,7 +688,7 @@ class Table:
         except discord.HTTPException:
             log.info("cannot create a follow thread in channel %s", channel.id)
             return None
-        await self.service.store.remember_message(game.id, "thread", thread.id, thread.id, game.version)
+        await self.service.remember_message(game.id, "thread", thread.id, thread.id, game.version)
         return thread
 
     async def deadline_line(self, game: GameRecord, seats: list[SeatRecord]) -> str:
@@ -706,7 +706,7 @@ class Table:
 
     async def turn_link(self, game: GameRecord) -> str:
         """A jump link to the game's latest turn message, or '' before one was posted."""
-        stored = await self.service.store.message(game.id, "turn")
+        stored = await self.service.message(game.id, "turn")
         if stored is None or game.guild_id is None:
             return ""
         return f"https://discord.com/channels/{game.guild_id}/{stored[0]}/{stored[1]}"
@@ -741,7 +741,7 @@ class Table:
         return channel  # type: ignore[return-value]
 
     async def _game(self, game_id: int) -> GameRecord:
-        game = await self.service.store.game(game_id)
+        game = await self.service.game(game_id)
         if game is None:
             raise UserError("That game no longer exists.")
         return game
@@ -759,7 +759,7 @@ class Table:
         return game
 
     async def _waiting_names(self, game: GameRecord) -> str:
-        seats = await self.service.store.seats(game.id)
+        seats = await self.service.seats(game.id)
         return ", ".join(escape_text(seats[seat].name) for seat in sorted(await self.service.to_act(game)))
 
 

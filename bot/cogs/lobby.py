@@ -102,11 +102,11 @@ class Lobby(
     async def status(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             service = self.bot.service
-            game = await service.store.latest_game_in(interaction.channel_id)
+            game = await service.latest_game_in(interaction.channel_id)
             if game is None:
                 raise UserError("No game has been played in this channel yet. Start one with `/game new`.")
             info = service.rules_for(game.kind).info
-            seats = await service.store.seats(game.id)
+            seats = await service.seats(game.id)
             lines = [f"**{info.name}** · {game.status.value} · game #{game.id}"]
             lines.append("Players: " + ", ".join(f"{s.seat + 1}. {escape_text(s.name)}" for s in seats))
             if game.channel_lost:
@@ -236,9 +236,7 @@ class Lobby(
     ) -> None:
         async with Reply(interaction) as reply:
             game = await self.bot.service.open_game(interaction.channel_id)
-            await self.bot.service.store.set_follower(
-                game.id, interaction.user.id, None if mode == "off" else mode
-            )
+            await self.bot.service.set_follower(game.id, interaction.user.id, None if mode == "off" else mode)
             if mode == "off":
                 await reply.send("🔕 You no longer follow this game.")
             elif mode == "dm":
@@ -257,8 +255,8 @@ class Lobby(
     )
     async def history(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
-            store = self.bot.service.store
-            game = await store.latest_game_in(interaction.channel_id)
+            service = self.bot.service
+            game = await service.latest_game_in(interaction.channel_id)
             if game is None:
                 raise UserError("No game has been played in this channel yet.")
             text = await self.bot.service.history_text(game)
@@ -273,11 +271,11 @@ class Lobby(
         async with Reply(interaction) as reply:
             service = self.bot.service
             if scope == "channel":
-                games = await service.store.list_games(channel_id=interaction.channel_id)
+                games = await service.list_games(channel_id=interaction.channel_id)
             elif scope == "server":
-                games = await service.store.list_games(guild_id=interaction.guild_id)
+                games = await service.list_games(guild_id=interaction.guild_id)
             else:
-                games = await service.store.list_games(user_id=interaction.user.id)
+                games = await service.list_games(user_id=interaction.user.id)
             if not games:
                 await reply.send("No games yet.")
                 return
@@ -289,7 +287,7 @@ class Lobby(
     async def _summary(self, game) -> str:  # noqa: ANN001
         service = self.bot.service
         name = service.rules_for(game.kind).info.name
-        seats = await service.store.seats(game.id)
+        seats = await service.seats(game.id)
         players = ", ".join(escape_text(seat.name) for seat in seats)
         line = f"• #{game.id} **{name}** in <#{game.channel_id}> — {game.status.value} — {players}"
         if any(seat.user_id < 0 for seat in seats):

@@ -40,7 +40,7 @@ class Play(commands.Cog):
     @play.autocomplete("move")
     async def _moves(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         service = self.bot.service
-        game = await service.store.open_game_in(interaction.channel_id)
+        game = await service.open_game_in(interaction.channel_id)
         if game is None or game.state is None:
             return []
         seat = await service.seat_of(game, interaction.user.id)
@@ -75,8 +75,8 @@ class Play(commands.Cog):
     async def _sections(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        store = self.bot.service.store
-        game = await store.latest_game_in(interaction.channel_id)
+        service = self.bot.service
+        game = await service.latest_game_in(interaction.channel_id)
         if game is None:
             return []
         return [
@@ -102,8 +102,8 @@ class Play(commands.Cog):
 
     async def _shown_game(self, channel_id: int):  # noqa: ANN202
         """The open game, or the last finished one, so its final board stays available."""
-        store = self.bot.service.store
-        game = await store.latest_game_in(channel_id)
+        service = self.bot.service
+        game = await service.latest_game_in(channel_id)
         if game is None or game.state is None:
             raise UserError("There is no game being played in this channel. Start one with `/game new`.")
         return game

@@ -145,7 +145,7 @@ class SlowPlay(commands.Cog):
             if (start is None) != (end is None):
                 raise UserError("Give both the start and the end hour, or neither to turn quiet hours off.")
             offset = round(utc_offset * 60)
-            await self.bot.service.store.set_player(interaction.user.id, start, end, offset)
+            await self.bot.service.set_player(interaction.user.id, start, end, offset)
             quiet = await self.bot.service.quiet_hours(interaction.user.id)
             if quiet is None:
                 await reply.send("🔔 Quiet hours off: reminders may come at any hour.")
@@ -198,7 +198,7 @@ class SlowPlay(commands.Cog):
         current = await service.guild_settings(interaction.guild_id)
         updated = current.model_copy(update=changes)
         GuildSettings.model_validate(updated.model_dump())
-        await service.store.set_guild_settings(interaction.guild_id, updated.model_dump())
+        await service.set_guild_settings(interaction.guild_id, updated.model_dump())
         await reply.send(_describe(updated) + (f"\n{note}" if note else ""))
         return updated
 
