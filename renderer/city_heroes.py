@@ -545,10 +545,10 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
             draw: Draw, y: int, wrapped: list[str] = wrapped, color: Color = color, key: str = key
         ) -> None:
             for index, line in enumerate(wrapped):
-                _text(draw, (LEFT, y + index * line_height(SMALL)), line, SMALL, bold=True, fill=color)
-            sheet.mark(key, (LEFT - 4, y - 2, RIGHT + 4, y + len(wrapped) * line_height(SMALL) + 2))
+                _text(draw, (LEFT, y + 6 + index * line_height(SMALL)), line, SMALL, bold=True, fill=color)
+            sheet.mark(key, (LEFT - 8, y, RIGHT + 8, y + len(wrapped) * line_height(SMALL) + 10))
 
-        sheet.block(len(wrapped) * line_height(SMALL) + 6, paint)
+        sheet.block(len(wrapped) * line_height(SMALL) + 14, paint)
 
 
 def _footer(sheet: Sheet) -> None:
