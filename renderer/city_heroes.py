@@ -162,7 +162,7 @@ KEY = (
     "Map: grey hexes are Hills, green Plains; the number is the tile (T12); a disc is its resource "
     "(W wheat, T timber, S stone, I iron, G gold); a band in a player's colour marks the owner (every owned "
     "tile has a House); two-letter badges are buildings (white level 1, blue level 2, gold level 3; "
-    "/board overlay:key names every code), a purple badge with n/m is a public work with n of m stages "
+    "/board section:key names every code), a purple badge with n/m is a public work with n of m stages "
     "built (green with ✓ when finished); ⚔n is a garrison of n weapons (grey: spent attacking this turn); "
     "red stripes mean pillaged this turn. Strip: ▶ acts now, ✓ passed this phase, Score = influence if the "
     "game ended now, Infl = influence, Ducats = money, Workers = Ready / all workers, Tiles = tiles owned; "
@@ -552,7 +552,7 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
 
 
 def _footer(sheet: Sheet) -> None:
-    text = "Symbols: /board overlay:key · cities: /board overlay:cities"
+    text = "Key: /board section:key · goods, workers: section:cities"
     text = ellipsize(text, INNER, SMALL)
     sheet.block(
         line_height(SMALL) + 2, lambda draw, y: _text(draw, (LEFT, y + 2), text, SMALL, fill=Palette.muted)
@@ -1149,7 +1149,7 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
     _paragraph(
         sheet,
         "Yellow outline + gold coin: a tile this player can buy now, at that price in ducats; grey coin: "
-        "the price is more than they have; faded: not for sale to them. Symbols: /board overlay:key.",
+        "the price is more than they have; faded: not for sale to them. Symbols: /board section:key.",
         size=SMALL,
         color=Palette.muted,
     )

@@ -282,7 +282,7 @@ def test_the_alt_text_key_explains_every_symbol_on_the_turn_picture():
         assert symbol in KEY, symbol
     for label, _ in STRIP:
         assert label in KEY, label
-    assert "overlay:key" in KEY
+    assert "section:key" in KEY
 
 
 def _magenta(png: bytes) -> int:
