@@ -167,7 +167,8 @@ KEY = (
     "red stripes mean pillaged this turn. Strip: ▶ acts now, ✓ passed this phase, Score = influence if the "
     "game ended now, Infl = influence, Ducats = money, Workers = Ready / all workers, Tiles = tiles owned; "
     "Prestige: the city's against the rival's (+n at Cleanup: the rival's next gain; below the rival at the "
-    "end, everybody loses); magenta frames show what changed."
+    "end, everybody loses); final table: Res = natural resources, Goods×2 = 2 per good, Duc÷3 = ducats ÷ 3, Total = the influence that ranks; "
+    "magenta frames show what changed."
 )
 """What every symbol on the pictures means, for the alt text (the `key` section draws it in full)."""
 

@@ -21,6 +21,7 @@ from renderer.city_heroes import (
     OVERLAYS,
     PASSED,
     RESOURCES,
+    SCORE_COLUMNS,
     STRIP,
     SWORD,
     buy_prices,
@@ -280,7 +281,7 @@ def test_the_alt_text_key_explains_every_symbol_on_the_turn_picture():
         "red stripes",
     ):
         assert symbol in KEY, symbol
-    for label, _ in STRIP:
+    for label, _ in (*STRIP, *SCORE_COLUMNS):
         assert label in KEY, label
     assert "section:key" in KEY
 
