@@ -866,16 +866,19 @@ def _own_stock(sheet: Sheet, seat: SeatView) -> None:
 
 # ---- sections -----------------------------------------------------------------------------------
 def _buildings(view: CityHeroesView, seat: int) -> str:
-    names: list[str] = []
+    """The seat's buildings and public works with their tiles, a building it has several of named once
+    ("Market T20 T26 T32"), so a big city's list stays short."""
+    where: dict[str, list[str]] = {}
     for tile in view.tiles:
         if tile.owner != seat:
             continue
         for key in (tile.house if tile.house != "house" else None, tile.building):
             if key:
-                names.append(f"{_building_name(key)} T{tile.id}")
+                where.setdefault(_building_name(key), []).append(f"T{tile.id}")
         if tile.work:
-            names.append(f"{_work_name(view, tile.work)} {tile.stages}/{tile.stages_needed} T{tile.id}")
-    return ", ".join(names) if names else "only Houses"
+            name = f"{_work_name(view, tile.work)} {tile.stages}/{tile.stages_needed}"
+            where.setdefault(name, []).append(f"T{tile.id}")
+    return ", ".join(f"{name} {' '.join(tiles)}" for name, tiles in where.items()) or "only Houses"
 
 
 def _city_panel(sheet: Sheet, view: CityHeroesView, seat: SeatView) -> None:
