@@ -100,7 +100,11 @@ async def test_no_seat_ever_sees_another_seats_secrets(tmp_path: Path, game: Gam
         seats = {seat.user_id: seat.seat for seat in await store.seats(record.id)}
         log = await store.actions(record.id)
         assert len(log) >= min(MOVES // 2, 3), "too few moves were played to test anything"
-        audit = Audit(game, states)
+        framed: dict[int, set[frozenset[str]]] = {}  # the marks each public picture was drawn with
+        for row in await store.outbox(record.id):
+            if row.kind in ("post", "repaint"):
+                framed.setdefault(row.version, set()).add(frozenset(row.payload.get("marks", ())))
+        audit = Audit(game, states, framed)
 
         private: dict[int, set[str]] = {}
         public_lines: set[str] = set()
@@ -159,26 +163,37 @@ async def test_no_seat_ever_sees_another_seats_secrets(tmp_path: Path, game: Gam
 
 
 class Audit:
-    """Which views an image could be: renders of replayed states, drawn lazily and cached."""
+    """Which views an image could be: renders of replayed states, drawn lazily and cached.
 
-    def __init__(self, game: Game, states: list[Any]) -> None:
+    A turn post's picture frames what changed since the previous post: `framed` gives, per version, the
+    marks the bot wrote for its pictures (from the outbox), and a public picture may be drawn with them.
+    The marks only frame parts of the public board, so allowing them lets no private view through."""
+
+    def __init__(
+        self, game: Game, states: list[Any], framed: dict[int, set[frozenset[str]]] | None = None
+    ) -> None:
         self.game = game
         self.states = states
+        self.framed = framed or {}
         self.render = cache(self._render)
 
-    def _render(self, version: int, seat: int | None) -> bytes:
-        return render(self.game.view(self.states[version], seat))
+    def _render(self, version: int, seat: int | None, marks: frozenset[str] = frozenset()) -> bytes:
+        return render(self.game.view(self.states[version], seat), marks)
 
     def whose(self, filename: str, data: bytes, seat: int | None) -> str | None:
         """'public' or 'own' if `data` is the public view or `seat`'s view of some state, else None."""
         found = re.search(r"-v(\d+)\.png$", filename)
-        hinted = [int(found.group(1))] if found and int(found.group(1)) < len(self.states) else []
+        named = int(found.group(1)) if found else None
+        hinted = [named] if named is not None and named < len(self.states) else []
+        marks = [m for m in self.framed.get(named, ()) if m] if named is not None else []
         for versions in (hinted, range(len(self.states))):
             for version in versions:
                 if data == self.render(version, None):
                     return "public"
                 if seat is not None and data == self.render(version, seat):
                     return "own"
+                if any(data == self.render(version, None, m) for m in marks):
+                    return "public"
         return None
 
 
