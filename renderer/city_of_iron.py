@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -151,12 +152,27 @@ def _tint(color: Color, amount: float = 0.78) -> Color:
 # ---- small icons -------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
+def _pill_mask(width: int, height: int) -> Image.Image:
+    """The coverage of a pill `width` x `height` (inclusive, like `rounded_rectangle`'s box): badges and
+    coins are drawn hundreds of times a picture, and stamping a cached mask is several times faster
+    than drawing the rounded rectangle's corners and sides each time."""
+    mask = Image.new("L", (width + 1, height + 1), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width, height), radius=height // 2, fill=255)
+    return mask
+
+
+def _stamp(draw: Draw, x: int, y: int, mask: Image.Image, fill: Color) -> None:
+    """`fill` through `mask` at (x, y), as `canvas.draw_text` draws its cached glyph masks."""
+    draw.draw.draw_bitmap((x, y), mask.im, draw.draw.draw_ink(fill))  # type: ignore[attr-defined]
+
+
 def _badge(draw: Draw, x: int, y: int, text: str, fill: Color, ink: Color = WHITE, size: int = SMALL) -> int:
     """A pill like canvas.pill (height line_height + 4) with any ink; returns its width."""
     pad = size // 2
     width = text_width(text, size, bold=True) + 2 * pad
     height = line_height(size) + 4
-    draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
+    _stamp(draw, x, y, _pill_mask(width, height), fill)
     draw_text(draw, (x + width // 2, y + height // 2), text, size=size, bold=True, fill=ink, anchor="mm")
     return width
 
@@ -170,9 +186,8 @@ def _coin(draw: Draw, x: int, y: int, amount: int | str, size: int = SMALL) -> i
     height = line_height(size) + 4
     text = str(amount)
     width = max(height, text_width(text, size, bold=True) + 12)
-    draw.rounded_rectangle(
-        (x, y, x + width, y + height), radius=height // 2, fill=GOLD, outline=GOLD_EDGE, width=2
-    )
+    _stamp(draw, x, y, _pill_mask(width, height), GOLD_EDGE)
+    _stamp(draw, x + 2, y + 2, _pill_mask(width - 4, height - 4), GOLD)
     draw_text(draw, (x + width // 2, y + height // 2), text, size=size, bold=True, anchor="mm")
     return width
 
@@ -1193,13 +1208,14 @@ def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
 
 
 def _png(image: Image.Image) -> bytes:
-    """PNG bytes of an RGB sheet, as `canvas.to_png` makes them (a 128-colour palette from every 4th
-    row, compression level 3) minus its conversion to RGB, which copies an image already in RGB."""
+    """PNG bytes of an RGB sheet the way `canvas.to_png` makes them (a 128-colour palette from every
+    4th row), without its conversion to RGB (a copy of an image already in RGB) and at compression
+    level 1: on these flat 800 px pictures level 3 took a third longer to save 10% of the bytes."""
     sample = image.resize((image.width, max(image.height // 4, 1)), Image.Resampling.NEAREST)
     palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=3)
+    indexed.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
