@@ -1114,8 +1114,14 @@ def _piles(sheet: Sheet, view: CityOfIronView, *, contents: bool) -> None:
         _chips(sheet, items, 2)
 
 
-def _purchase(sheet: Sheet, view: CityOfIronView, level: int) -> None:
-    """The secret purchase: what is chosen, what is left to spend, and the cards still affordable."""
+def _skills_text(card: CardInfo) -> str:
+    """A card's skills in one short string for a chip ("⚒1 ➜2"), the same symbols as its badges."""
+    return " ".join(text for _, text, _, _ in _skills(card))
+
+
+def _purchase(sheet: Sheet, view: CityOfIronView, *, tiles: bool, limit: bool) -> None:
+    """The secret purchase: what is chosen, what is left to spend, and the cards still affordable, as
+    tiles (cost and skills as badges) or as chips (the same in one line each), `limit`ed to 4 lines."""
     private = view.private
     assert private is not None and view.seat is not None
     me = view.seats[view.seat]
@@ -1150,7 +1156,7 @@ def _purchase(sheet: Sheet, view: CityOfIronView, level: int) -> None:
     if not entries:
         _text_block(sheet, "No cards left to buy.", size=SMALL, color=Palette.muted)
         return
-    if level <= 1:
+    if tiles:
         cards = [cards[0] for _, cards in shown]
         _card_grid(
             sheet,
@@ -1168,8 +1174,11 @@ def _purchase(sheet: Sheet, view: CityOfIronView, level: int) -> None:
             mark = "✓ " if chosen_names.get(key) else ""
             count = f" ×{len(cards)}" if len(cards) > 1 else ""
             price = f" {card.coins}●" + (f" ⚗{card.science}" if card.science else "")
-            items.append(("chip", mark + card.name + count + price, CARD_DECKS[card.deck][1], Palette.panel))
-        _chips(sheet, items, 4 if level >= 3 else None)
+            skills = _skills_text(card)
+            text = mark + card.name + count + price + (f" · {skills}" if skills else "")
+            box = _tint(Palette.highlight, 0.5) if mark else Palette.panel
+            items.append(("chip", text, CARD_DECKS[card.deck][1], box))
+        _chips(sheet, items, 4 if limit else None)
     if dear:
         _text_block(
             sheet,
@@ -1180,17 +1189,22 @@ def _purchase(sheet: Sheet, view: CityOfIronView, level: int) -> None:
 
 
 def _seat(view: CityOfIronView, level: int) -> Sheet:
-    """The hand picture at a detail level: 0 cards with actions and pile contents, 1 cards with skills,
-    2 name chips, 3 chips cut to a few lines and no pile contents."""
+    """The hand picture at a detail level. Outside the purchase: 0 cards with actions and the draw
+    piles' contents, 1 cards with skills, 2 name chips, 3 chips cut to a few lines and pile counts
+    only. In the purchase, what to buy comes first: 0 buyable cards as tiles, 1 the same with pile
+    counts only, 2 buyable cards as chips, 3 chips cut to a few lines."""
     sheet = Sheet(width=WIDTH)
     _hand_header(sheet, view)
     if view.private is None:
         _text_block(sheet, "Nothing private to show: everything you see is on the turn picture.", size=SMALL)
         return sheet
     if view.phase == "purchase":
-        _purchase(sheet, view, level)
-    _hand(sheet, view, max(level, 2) if view.phase == "purchase" else level)
-    _piles(sheet, view, contents=level < 3)
+        _purchase(sheet, view, tiles=level <= 1, limit=level >= 3)
+        _hand(sheet, view, 3 if level >= 3 else 2)
+        _piles(sheet, view, contents=level in (0, 2))
+    else:
+        _hand(sheet, view, level)
+        _piles(sheet, view, contents=level < 3)
     return sheet
 
 
