@@ -124,8 +124,9 @@ KEY = (
     "and in the goods section +1 = the amount that scores 1 more VP was reached; "
     "Income 3+1 = 3 coins from the income track plus 1 from leading goods; "
     "Acts = actions left this round (… still choosing cards, ✓ done); "
-    "numbers on the discs are the turn order; the track's spaces show their bid cost, "
-    "and turn order runs right to left (the dearest space plays first); "
+    "numbers on the discs are the turn order, ▶ and a highlighted row mark who is to act; "
+    "the track's spaces show their bid cost, and turn order runs ◀ right to left (the dearest space "
+    "plays first); ×2 = two copies; "
     "building tiles: name, cost, land needed (coloured square), goods it adds (e.g. 3 Turnip) and effects "
     "(+1 VP at scorings while 1st or 2nd in its good, +1 inc = income, +1⚗/rd = science each round, "
     "+1 cit / +1 mil = citizen / military cards drawn each round, +2 sp = building spaces, ◉ eye = reach "
@@ -717,7 +718,7 @@ def _track(sheet: Sheet, view: CityOfIronView) -> None:
     costs = view.bid_costs
     spaces = view.track if view.track else [None] * len(costs)
     label = "Track"
-    box, step = 58, 66
+    box, step = 52, 60
     start = LEFT + text_width(label, SMALL, bold=True) + 14
     hint = "◀ right plays first"
     height = box + 8
@@ -783,6 +784,10 @@ def _building_items(info: BuildingInfo) -> list[Item]:
     return _cost(info.coins, info.science) + land + _goods_items(info.goods) + _building_effects(info)
 
 
+TILE_BAND = 32
+"""Height of a building tile's name band."""
+
+
 def _building_tile(
     draw: Draw,
     box: tuple[int, int, int, int],
@@ -797,11 +802,11 @@ def _building_tile(
         return
     band = DECKS.get(info.deck, Palette.ink)
     rounded_box(draw, box, fill=Palette.panel, outline=band, width=3, radius=10)
-    _band(draw, box, band)
+    _band(draw, box, band, TILE_BAND)
     name = ellipsize(info.name, x1 - x - 16, SMALL, bold=True)
-    draw_text(draw, (x + 8, y + 17), name, size=SMALL, bold=True, fill=WHITE, anchor="lm")
-    _draw_flow(draw, x + 8, y + 40, lines)
-    top = y + 40 + _flow_height(lines)
+    draw_text(draw, (x + 8, y + TILE_BAND // 2), name, size=SMALL, bold=True, fill=WHITE, anchor="lm")
+    _draw_flow(draw, x + 8, y + TILE_BAND + 5, lines)
+    top = y + TILE_BAND + 5 + _flow_height(lines)
     for line in text:
         draw_text(draw, (x + 8, top), line, size=SMALL)
         top += line_height(SMALL)
@@ -823,7 +828,7 @@ def _offer(
 
     def tile_height(index: int, width: int) -> int:
         lines, words = layout(index, width)
-        return max(40 + _flow_height(lines) + len(words) * line_height(SMALL) + 4, 76)
+        return max(TILE_BAND + 5 + _flow_height(lines) + len(words) * line_height(SMALL) + 2, 70)
 
     def paint(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
         lines, words = layout(index, width)
@@ -840,7 +845,7 @@ def _footer(sheet: Sheet, lines: int) -> None:
         "More: /board overlay: goods · nations · buildings · towns · lands · key",
     ]
     if lines == 1:
-        texts = ["Symbols and more: /board overlay: key · goods · nations · towns · lands"]
+        texts = ["Key and more: /board overlay: key · goods · nations · towns"]
     wrapped = [part for text in texts for part in wrap(text, INNER, SMALL)]
 
     def paint(draw: Draw, y: int) -> None:
@@ -852,16 +857,17 @@ def _footer(sheet: Sheet, lines: int) -> None:
 
 
 def _turn(view: CityOfIronView, marks: frozenset[str], level: int) -> Sheet:
-    """The turn picture at a detail level: 0 full, 1 a one-line footer, 2 no footer, 3 no track,
-    4 building tiles cut to one line of badges (the `buildings` section has them whole)."""
+    """The turn picture at a detail level: 0 full, 1 a one-line footer, 2 no footer, 3 building
+    tiles cut to one line of badges (the `buildings` section has them whole), 4 no track (which no
+    section repeats, hence last)."""
     sheet = Sheet(width=WIDTH, changed=marks)
     _top(sheet, view)
-    _nations_table(sheet, view)
-    if level < 3:
+    _nations_table(sheet, view, row=46)
+    if level < 4:
         sheet.space(4)
         _track(sheet, view)
     _offer_heading(sheet, view)
-    _offer(sheet, view, max_lines=1 if level >= 4 else None)
+    _offer(sheet, view, max_lines=1 if level >= 3 else None)
     if level < 2:
         _footer(sheet, 2 if level == 0 else 1)
     return sheet
@@ -1248,7 +1254,7 @@ def _goods_cell(amount: int, first: int, second: int, shield: int) -> tuple[str,
 def _goods_table(sheet: Sheet, view: CityOfIronView) -> None:
     goods = view.goods
     seats = len(view.seats)
-    fixed = [("Good", 140), ("VP", 78), ("Lead", 70), ("+1 VP", 80)]
+    fixed = [("Good", 150), ("VP", 78), ("Lead", 70), ("+1 VP", 80)]
     seat_width = (INNER - sum(width for _, width in fixed)) // max(seats, 1)
     row, head = 42, 40
     height = head + row * len(goods) + 6
