@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from renderer.canvas import MARGIN, Palette, draw_text, line_height, to_png, wrap
+from renderer.canvas import MARGIN, Palette, draw_text, ellipsize, fit_size, line_height, to_png, wrap
 from rules.core import View
 
 NOT_COMPARED = frozenset({"game", "seat", "players", "headline", "to_act", "topic"})
@@ -68,7 +68,16 @@ def with_banner(png: bytes, changes: Changes) -> bytes:
         outline=Palette.changed,
         width=4,
     )
-    draw_text(draw, (MARGIN + 12, 16), title, size=28, bold=True, fill=Palette.changed)
+    # on an 800 px phone picture the title is too wide at 28 px: it shrinks (and is cut if need be)
+    title_size = fit_size(title, inner, 28, bold=True, minimum=BANNER_SIZE)
+    draw_text(
+        draw,
+        (MARGIN + 12, 16),
+        ellipsize(title, inner, title_size, bold=True),
+        size=title_size,
+        bold=True,
+        fill=Palette.changed,
+    )
     for index, line in enumerate(wrapped):
         top = 16 + line_height(28) + index * line_height(BANNER_SIZE)
         draw_text(draw, (MARGIN + 12, top), line, size=BANNER_SIZE)

@@ -591,6 +591,10 @@ COLUMNS: tuple[tuple[str, str, int], ...] = (
 """The nations table's number columns: mark key prefix, header, width."""
 PLAYER_FIELDS = tuple(key for key, _, _ in COLUMNS)
 """The keys its changed cells are marked by (`vp:2` is seat 2's VP cell)."""
+FRAMED = (*PLAYER_FIELDS, "track", "row", "deck", "round", "scorings", "score_due", "last_round")
+"""What `changes` marks that the turn picture frames (a key is `part` or `part:index`); its other
+marks (`good:<good>:<seat>`) name goods cells, which only the `goods` section shows, so the banner's
+lines say those changes in words."""
 
 
 def _order(view: CityOfIronView) -> list[int]:
