@@ -119,22 +119,15 @@ PHASES = {
 }
 
 KEY = (
-    "● coins (gold disc: a cost or an amount), ⚗ science, VP victory points; "
-    "♛ = goods a nation has the most of (1st place, ties share it), 2nd = second most, "
-    "and in the goods section +1 = the amount that scores 1 more VP was reached; "
-    "Income 3+1 = 3 coins from the income track plus 1 from leading goods; "
-    "Acts = actions left this round (… still choosing cards, ✓ done); "
-    "numbers on the discs are the turn order, ▶ and a highlighted row mark who is to act; "
-    "the track's spaces show their bid cost, and turn order runs ◀ right to left (the dearest space "
-    "plays first); ×2 = two copies; "
-    "building tiles: name, cost, land needed (coloured square), goods it adds (e.g. 3 Turnip) and effects "
-    "(+1 VP at scorings while 1st or 2nd in its good, +1 inc = income, +1⚗/rd = science each round, "
-    "+1 cit / +1 mil = citizen / military cards drawn each round, +2 sp = building spaces, ◉ eye = reach "
-    "one town deeper); cards: ⚒ work, ➜ distance, ⚔ attack (on towns: defence), ⚓ ship, ☁ airship, "
-    "FREE = a free action; citizen 1·4 = 1 card in the citizen draw pile and 4 in its discard pile; "
-    "★ town stars; magenta frames mark what changed since the last turn post."
+    "● coins, ⚗ science, ♛ goods led (the most of a good; 2nd second most; +1 the amount for 1 more VP "
+    "reached), Income 3+1 = income track + coins for leading, Acts = actions left (… choosing, ✓ done), "
+    "▶ to act, disc numbers = turn order, track: bid costs, turn order runs ◀ right to left, ×2 copies. "
+    "Tiles: cost, land (coloured square), goods, +VP at scorings, +inc income, +⚗/rd science, +cit/+mil "
+    "cards drawn a round, +sp spaces, ◉ eye (a town deeper); cards: ⚒ work, ➜ distance, ⚔ attack or "
+    "defence, ⚓ ship, ☁ airship, FREE action; citizen 1·4 = 1 to draw, 4 discarded; ★ town stars."
 )
-"""What every symbol and abbreviation on the pictures means, for the alt text (and the `key` section)."""
+"""What every symbol and abbreviation on the pictures means, short enough for the alt text (the bot
+cuts it at 1000 characters); the `key` section says the same at length."""
 
 
 def _good(good_id: str) -> tuple[str, Color, Color]:
