@@ -1394,12 +1394,14 @@ def _panel(sheet: Sheet, view: CityOfIronView, seat: int, abilities: dict[str, s
         ("badge", f"citizen {info.citizen_draw}·{info.citizen_discard}", CARD_DECKS["citizen"][1], WHITE),
         ("badge", f"military {info.military_draw}·{info.military_discard}", CARD_DECKS["military"][1], WHITE),
     ]
-    note = (
-        f"Draws each round: {info.draws_citizen} citizen, {info.draws_military} military · distance "
-        f"{info.distance} · city tokens left {info.tokens_left} · cards not bought {info.unpurchased}"
-    )
+    counters += [
+        ("badge", f"draws {info.draws_citizen} cit {info.draws_military} mil", SOFT, Palette.ink),
+        ("badge", f"➜{info.distance}", DISTANCE, WHITE),
+        ("badge", f"{info.tokens_left} city tokens", SOFT, Palette.ink),
+        ("badge", f"{info.unpurchased} not bought", SOFT, Palette.ink),
+    ]
     ability = abilities.get(info.nation or "", "")
-    text_lines = wrap(note, inner, SMALL) + (wrap("Ability: " + ability, inner, SMALL) if ability else [])
+    text_lines = wrap("Ability: " + ability, inner, SMALL) if ability else []
     groups: list[list[list[Item]]] = [_flow(counters, inner)]
     for city in info.cities:
         used, capacity = len(city.buildings), city.capacity
@@ -1462,7 +1464,9 @@ def _nations_section(view: View, target: str | None = None) -> bytes:
         _panel(sheet, view, seat, abilities)
     _text_block(
         sheet,
-        "citizen 1·4 = 1 card in the citizen draw pile, 4 in its discard pile; 3/5 = buildings in a city / its spaces; +1D = districts.",
+        "citizen 1·4 = 1 card in the citizen draw pile, 4 in its discard pile; draws 2 cit 1 mil = "
+        "cards drawn each End Round; ➜3 = the nation's distance; 3/5 = buildings in a city / its spaces; "
+        "+1D = districts; ⚔ a town's defence.",
     )
     return _png(sheet.image())
 
