@@ -337,7 +337,7 @@ def _flow(
     last = kept[-1]
     while True:
         hidden = len(items) - sum(len(line) for line in kept)
-        more: Item = ("badge", f"+{hidden} more", SOFT, Palette.ink)
+        more: Item = ("label", f"+{hidden} more", Palette.muted, Palette.ink)
         used = sum(_item_width(item, size) + gap for item in last) + _item_width(more, size)
         if used <= width or not last:
             break
@@ -538,10 +538,10 @@ def _top(sheet: Sheet, view: CityOfIronView, title: str = "City of Iron", status
         ("scorings", f"Scorings {view.scorings}/3", VP_COLOR, WHITE),
     ]
     if view.score_due and not view.finished:
-        pills.append(("score_due", "Score card drawn", Palette.highlight, Palette.ink))
+        pills.append(("score_due", "Scoring due", Palette.highlight, Palette.ink))
     if view.last_round and not view.finished:
         pills.append(("last_round", "LAST ROUND", Palette.bad, WHITE))
-    title_size = fit_size(title, INNER // 2, 30, bold=True, minimum=SMALL)
+    title_size = fit_size(title, INNER // 2, 28, bold=True, minimum=SMALL)
     title_width = text_width(title, title_size, bold=True)
     placed: list[tuple[int, int, tuple[str, str, Color, Color]]] = []
     x, row = LEFT + title_width + 14, 0
@@ -552,9 +552,10 @@ def _top(sheet: Sheet, view: CityOfIronView, title: str = "City of Iron", status
         placed.append((x, row, pill))
         x += width + 8
     status_text = _status(view) if status is None else status
-    status_lines = wrap(status_text, INNER, BODY, bold=True)[:2]
+    status_size = fit_size(status_text, INNER - 4, BODY, bold=True, minimum=SMALL)
+    status_lines = wrap(status_text, INNER - 4, status_size, bold=True)[:2]
     first = line_height(30) + 6
-    height = first + row * STEP + len(status_lines) * line_height(BODY) + 8
+    height = first + row * STEP + len(status_lines) * line_height(status_size) + 8
 
     def paint(draw: Draw, y: int) -> None:
         draw_text(draw, (LEFT, y + first // 2), title, size=title_size, bold=True, anchor="lm")
@@ -565,8 +566,8 @@ def _top(sheet: Sheet, view: CityOfIronView, title: str = "City of Iron", status
             sheet.mark(key, (x, top, x + width, top + pill_height))
         top = y + first + row * STEP
         for line in status_lines:
-            draw_text(draw, (LEFT, top), line, size=BODY, bold=True, fill=Palette.accent)
-            top += line_height(BODY)
+            draw_text(draw, (LEFT, top), line, size=status_size, bold=True, fill=Palette.accent)
+            top += line_height(status_size)
 
     sheet.block(height, paint)
 
@@ -777,9 +778,14 @@ def _offer_heading(sheet: Sheet, view: CityOfIronView, title: str = "Buildings o
     sheet.block(40, paint)
 
 
-def _building_items(info: BuildingInfo) -> list[Item]:
+def _building_items(info: BuildingInfo, *, goods_first: bool = False) -> list[Item]:
+    """A building's badges: cost, land, goods, effects; with `goods_first` (for a tile cut to one
+    line) the coins, then what it gives, then the science cost and land, which the cut hides first."""
     land: list[Item] = [("land", info.land, Palette.ink, WHITE)] if info.land else []
-    return _cost(info.coins, info.science) + land + _goods_items(info.goods) + _building_effects(info)
+    gives = _goods_items(info.goods) + _building_effects(info)
+    if goods_first:
+        return [*_cost(info.coins, 0), *gives, *_cost(0, info.science)[1:], *land]
+    return _cost(info.coins, info.science) + land + gives
 
 
 TILE_BAND = 32
@@ -820,7 +826,9 @@ def _offer(
         info = row[index]
         if info is None:
             return [], []
-        lines = _flow(_building_items(info), width - 16, max_lines=max_lines)
+        lines = _flow(
+            _building_items(info, goods_first=max_lines is not None), width - 16, max_lines=max_lines
+        )
         words = wrap(info.text, width - 16, SMALL) if text and info.text else []
         return lines, words
 
