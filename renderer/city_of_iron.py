@@ -1,26 +1,28 @@
-"""City of Iron pictures, drawn from a view only: the public board, a seat's hand, the final scoreboard.
+"""City of Iron pictures for a phone, drawn from a view only (issue 19, "Pictures made for a phone").
 
-Public board (view.seat None), top to bottom: headline and status pills (round, scorings, Score card due,
-last round); the nations table (turn position, VP bar, income + 1st-place bonus, coins, science, hand,
-actions left); the turn-order track with bid costs and the bid/turn order; the building row as tiles
-(cost, science, land, goods, effects) with deck, next Score card and discard counts; the goods table
-(every seat's amount, leader and 2nd place, VP, coin bonus, shield); one panel per nation (cities with
-land types, capacity and buildings, towns, stored buildings, card piles, draws); the towns that may be
-attacked (neutral piles top first, expansion towns) and the land boards that may be settled.
+Discord shows a picture about 400 px wide on a phone, so every picture is `PHONE_WIDTH` (800) wide with
+no text under `MIN_TEXT` (22 px, 11 px as shown), and the turn and hand pictures are at most 4:5.
 
-A seat's view puts its own cards first (hand with skills and actions, piles, and during the secret
-purchase step the cards it may buy, chosen ones marked), then the public parts it needs to decide
-(nations table, track, building row, goods, its own panel, towns and lands): never other seats' panels.
+- Turn picture (public view): one header line (round, scorings, alerts) and a status line (phase, who
+  acts, actions left); the nations table in turn order (VP, income, coins, science, cards in hand,
+  actions left, goods led; the seats to act highlighted); the turn-order track as one strip; the
+  building row on offer as compact tiles (name, cost, land, goods and effects); a short key as footer.
+- Final picture: the result first (places, VP, the tie-break numbers), then where the VP came from.
+- Hand picture (a seat's view): only what that seat alone sees (its hand, its piles, and during the
+  secret purchase what it can buy and has chosen) under a one-line header; never a copy of the board.
+- Sections on demand (`/board overlay:<name>`): `goods`, `nations`, `buildings`, `towns`, `lands`, `key`.
 
-A finished game adds the final scoreboard (places, VP by source, tie-breaks) at the top.
-Everything drawn comes from the view, so nothing hidden can leak.
+Each picture is laid out at full detail first and with less detail only when it would not fit a phone
+screen, so a two-player game keeps what a four-player one has to leave to the sections. Everything
+drawn comes from the view, so nothing hidden can leak.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from renderer.canvas import (
     MARGIN,
@@ -42,6 +44,8 @@ from renderer.canvas import (
     wrap,
 )
 from renderer.changes import BANNER_SIZE, Changes, change
+from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
+from renderer.registry import Overlay
 from rules.city_of_iron.view import (
     BuildingInfo,
     CardInfo,
@@ -49,19 +53,20 @@ from rules.city_of_iron.view import (
     FinalInfo,
     GoodInfo,
     PlayerInfo,
-    ScoreLine,
     TownInfo,
 )
 from rules.core import View
 
 Draw = ImageDraw.ImageDraw
 
-INNER = 1080 - 2 * MARGIN
+WIDTH = PHONE_WIDTH
+INNER = WIDTH - 2 * MARGIN
 LEFT = MARGIN
-RIGHT = 1080 - MARGIN
-GAP = 12
+RIGHT = WIDTH - MARGIN
+GAP = 10
 BODY = 24
-SMALL = 22
+SMALL = MIN_TEXT
+"""The smallest text on every picture: 22 px on 800 px is 11 px on a phone."""
 
 WHITE: Color = (255, 255, 255)
 GOLD: Color = (240, 188, 40)
@@ -70,6 +75,8 @@ SCIENCE: Color = (70, 70, 170)
 VP_COLOR: Color = (140, 30, 40)
 SOFT: Color = (236, 229, 214)
 """Panel tint for secondary areas."""
+SKILL: Color = (90, 90, 96)
+DISTANCE: Color = (60, 110, 150)
 
 LANDS: dict[str, tuple[str, Color]] = {
     "grass": ("Grass", (112, 168, 56)),
@@ -100,6 +107,27 @@ CARD_DECKS: dict[str, tuple[str, Color]] = {
     "citizen": ("Citizen", (20, 104, 120)),
     "military": ("Military", (150, 38, 38)),
 }
+PHASES = {
+    "nation": "Choosing nations",
+    "arrange": "Arranging decks",
+    "bid": "Bidding",
+    "rebid": "Bidding again",
+    "actions": "Actions",
+    "snyle": "End Round",
+    "purchase": "Buying cards",
+    "over": "Game over",
+}
+
+KEY = (
+    "● coins, ⚗ science, ♛ goods led (the most of a good; 2nd second most; +1 the amount for 1 more VP "
+    "reached), Income 3+1 = income track + coins for leading, Acts = actions left (… choosing, ✓ done), "
+    "▶ to act, disc numbers = turn order, track: bid costs, turn order runs ◀ right to left, ×2 copies. "
+    "Tiles: cost, land (coloured square), goods, +VP at scorings, +inc income, +⚗/rd science, +cit/+mil "
+    "cards drawn a round, +sp spaces, ◉ eye (a town deeper); cards: ⚒ work, ➜ distance, ⚔ attack or "
+    "defence, ⚓ ship, ☁ airship, FREE action; citizen 1·4 = 1 to draw, 4 discarded; ★ town stars."
+)
+"""What every symbol and abbreviation on the pictures means, short enough for the alt text (the bot
+cuts it at 1000 characters); the `key` section says the same at length."""
 
 
 def _good(good_id: str) -> tuple[str, Color, Color]:
@@ -118,12 +146,27 @@ def _tint(color: Color, amount: float = 0.78) -> Color:
 # ---- small icons -------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
+def _pill_mask(width: int, height: int) -> Image.Image:
+    """The coverage of a pill `width` x `height` (inclusive, like `rounded_rectangle`'s box): badges and
+    coins are drawn hundreds of times a picture, and stamping a cached mask is several times faster
+    than drawing the rounded rectangle's corners and sides each time."""
+    mask = Image.new("L", (width + 1, height + 1), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width, height), radius=height // 2, fill=255)
+    return mask
+
+
+def _stamp(draw: Draw, x: int, y: int, mask: Image.Image, fill: Color) -> None:
+    """`fill` through `mask` at (x, y), as `canvas.draw_text` draws its cached glyph masks."""
+    draw.draw.draw_bitmap((x, y), mask.im, draw.draw.draw_ink(fill))  # type: ignore[attr-defined]
+
+
 def _badge(draw: Draw, x: int, y: int, text: str, fill: Color, ink: Color = WHITE, size: int = SMALL) -> int:
     """A pill like canvas.pill (height line_height + 4) with any ink; returns its width."""
     pad = size // 2
     width = text_width(text, size, bold=True) + 2 * pad
     height = line_height(size) + 4
-    draw.rounded_rectangle((x, y, x + width, y + height), radius=height // 2, fill=fill)
+    _stamp(draw, x, y, _pill_mask(width, height), fill)
     draw_text(draw, (x + width // 2, y + height // 2), text, size=size, bold=True, fill=ink, anchor="mm")
     return width
 
@@ -137,9 +180,8 @@ def _coin(draw: Draw, x: int, y: int, amount: int | str, size: int = SMALL) -> i
     height = line_height(size) + 4
     text = str(amount)
     width = max(height, text_width(text, size, bold=True) + 12)
-    draw.rounded_rectangle(
-        (x, y, x + width, y + height), radius=height // 2, fill=GOLD, outline=GOLD_EDGE, width=2
-    )
+    _stamp(draw, x, y, _pill_mask(width, height), GOLD_EDGE)
+    _stamp(draw, x + 2, y + 2, _pill_mask(width - 4, height - 4), GOLD)
     draw_text(draw, (x + width // 2, y + height // 2), text, size=size, bold=True, anchor="mm")
     return width
 
@@ -227,7 +269,7 @@ def _seat_disc(draw: Draw, cx: int, cy: int, seat: int, radius: int = 13, label:
         width=2,
     )
     if label:
-        draw_text(draw, (cx, cy), label, size=max(radius + 4, 18), bold=True, fill=WHITE, anchor="mm")
+        draw_text(draw, (cx, cy), label, size=max(radius + 4, SMALL), bold=True, fill=WHITE, anchor="mm")
 
 
 # ---- pill flows --------------------------------------------------------------------------------
@@ -235,6 +277,8 @@ def _seat_disc(draw: Draw, cx: int, cy: int, seat: int, radius: int = 13, label:
 Item = tuple[str, str, Color, Color]
 """(kind, text, fill, ink): kind 'badge', 'coin', 'land' (text is the land id), 'chip' (a card name on
 a light box, fill = its colour strip, ink = the box) or 'label' (bold text in colour fill)."""
+STEP = line_height(SMALL) + 4 + 6
+"""Height of one line of a flow of items at SMALL, gap included."""
 
 
 def _item_width(item: Item, size: int = SMALL) -> int:
@@ -271,17 +315,35 @@ def _draw_item(draw: Draw, x: int, y: int, item: Item, size: int = SMALL) -> int
     return _badge(draw, x, y, text, fill, ink, size)
 
 
-def _flow(items: Sequence[Item], width: int, size: int = SMALL, gap: int = 6) -> list[list[Item]]:
+def _flow(
+    items: Sequence[Item], width: int, size: int = SMALL, gap: int = 6, max_lines: int | None = None
+) -> list[list[Item]]:
+    """Items in lines no wider than `width`; past `max_lines` the rest is counted in a "+N more" badge,
+    so a crowded hand or pile shortens instead of running off the picture."""
     lines: list[list[Item]] = [[]]
     used = 0
     for item in items:
-        item_width = _item_width(item, size)
+        item_width = min(_item_width(item, size), width)
         if lines[-1] and used + gap + item_width > width:
             lines.append([])
             used = 0
         used += (gap if lines[-1] else 0) + item_width
         lines[-1].append(item)
-    return lines if lines[0] else []
+    if not lines[0]:
+        return []
+    if max_lines is None or len(lines) <= max_lines:
+        return lines
+    kept = lines[:max_lines]
+    last = kept[-1]
+    while True:
+        hidden = len(items) - sum(len(line) for line in kept)
+        more: Item = ("label", f"+{hidden} more", Palette.muted, Palette.ink)
+        used = sum(_item_width(item, size) + gap for item in last) + _item_width(more, size)
+        if used <= width or not last:
+            break
+        last.pop()
+    last.append(more)
+    return kept
 
 
 def _draw_flow(draw: Draw, x: int, y: int, lines: list[list[Item]], size: int = SMALL, gap: int = 6) -> None:
@@ -305,16 +367,16 @@ def _goods_items(goods: dict[str, int]) -> list[Item]:
 
 
 def _yield_badges(income: int, science: int, citizen: int, military: int) -> list[Item]:
-    """What a building or a town gives each round, in the same badges on both."""
+    """What a building or a town gives each round, in the same short badges on both (see KEY)."""
     items: list[Item] = []
     if income:
-        items.append(("badge", f"+{income}● income", GOLD, Palette.ink))
+        items.append(("badge", f"+{income} inc", GOLD, Palette.ink))
     if science:
-        items.append(("badge", f"+{science}⚗/round", SCIENCE, WHITE))
+        items.append(("badge", f"+{science}⚗/rd", SCIENCE, WHITE))
     if citizen:
-        items.append(("badge", f"+{citizen} citizen", CARD_DECKS["citizen"][1], WHITE))
+        items.append(("badge", f"+{citizen} cit", CARD_DECKS["citizen"][1], WHITE))
     if military:
-        items.append(("badge", f"+{military} military", CARD_DECKS["military"][1], WHITE))
+        items.append(("badge", f"+{military} mil", CARD_DECKS["military"][1], WHITE))
     return items
 
 
@@ -324,9 +386,9 @@ def _building_effects(info: BuildingInfo) -> list[Item]:
         items.append(("badge", f"+{info.vp_bonus} VP", VP_COLOR, WHITE))
     items += _yield_badges(info.income, info.science_income, info.draws_citizen, info.draws_military)
     if info.capacity:
-        items.append(("badge", f"+{info.capacity} spaces", Palette.ink, WHITE))
+        items.append(("badge", f"+{info.capacity} sp", Palette.ink, WHITE))
     if info.eyes:
-        items.append(("badge", "◉" * info.eyes + (" eyes" if info.eyes > 1 else " eye"), Palette.ink, WHITE))
+        items.append(("badge", "◉" * info.eyes, Palette.ink, WHITE))
     return items
 
 
@@ -350,15 +412,17 @@ def _town_effects(info: TownInfo, snyle_good: str | None = None) -> list[Item]:
 def _skills(info: CardInfo) -> list[Item]:
     items: list[Item] = []
     if info.work:
-        items.append(("badge", f"⚒ {info.work} work", (90, 90, 96), WHITE))
+        items.append(("badge", f"⚒{info.work}", SKILL, WHITE))
     if info.distance:
-        items.append(("badge", f"➜ {info.distance} dist.", (60, 110, 150), WHITE))
+        items.append(("badge", f"➜{info.distance}", DISTANCE, WHITE))
     if info.attack:
-        items.append(("badge", f"⚔ {info.attack} attack", CARD_DECKS["military"][1], WHITE))
+        items.append(("badge", f"⚔{info.attack}", CARD_DECKS["military"][1], WHITE))
     if info.ship:
         items.append(("badge", "⚓ ship", LANDS["coast"][1], WHITE))
     if info.airship:
         items.append(("badge", "☁ airship", LANDS["flying_island"][1], Palette.ink))
+    if info.free:
+        items.append(("badge", "FREE", Palette.good, WHITE))
     return items
 
 
@@ -369,290 +433,23 @@ def _cost(coins: int, science: int) -> list[Item]:
     return items
 
 
-# ---- headline ----------------------------------------------------------------------------------
+# ---- layout helpers ----------------------------------------------------------------------------
 
 
-def _header(sheet: Sheet, view: CityOfIronView, title: str, color: Color = Palette.ink) -> None:
-    subtitle_lines = wrap(with_names(view.headline, view.players, 26), INNER, 26)
-    pills: list[Item] = [("badge", f"Round {view.round}", Palette.ink, WHITE)]
-    pills.append(("badge", f"Scorings {view.scorings}/3", VP_COLOR, WHITE))
-    if view.score_due and not view.finished:
-        pills.append(("badge", "Score card drawn: scored this End Round", Palette.highlight, Palette.ink))
-    if view.last_round and not view.finished:
-        pills.append(("badge", "LAST ROUND", Palette.bad, WHITE))
-    for key, label in (("abilities", "nation abilities"), ("expansion", "expansion")):
-        if view.options.get(key):
-            pills.append(("badge", label, SOFT, Palette.ink))
-    lines = _flow(pills, INNER, 24)
-    height = line_height(40) + len(subtitle_lines) * line_height(26) + 8 + _flow_height(lines, 24) + 4
-
-    def paint(draw: Draw, y: int) -> None:
-        size = fit_size(title, INNER, 40, bold=True, minimum=30)
-        draw_text(draw, (LEFT, y), ellipsize(title, INNER, size, bold=True), size=size, bold=True, fill=color)
-        top = y + line_height(40)
-        for line in subtitle_lines:
-            draw_text(draw, (LEFT, top), line, size=26, fill=Palette.muted)
-            top += line_height(26)
-        _draw_flow(draw, LEFT, top + 8, lines, 24)
-
-    sheet.block(height, paint)
+def _height(sheet: Sheet) -> int:
+    """The height `sheet.image()` will have. Sheets are laid out before they are drawn, so a layout
+    that would not fit a phone screen is replaced by a plainer one without drawing either."""
+    return max(2 * MARGIN + sum(height for height, _ in sheet._blocks), 200)
 
 
-# ---- nations table -----------------------------------------------------------------------------
-
-
-def _order(view: CityOfIronView) -> list[int]:
-    """Seats in the order that matters now: turn order in the actions, else bid order, else seat order."""
-    seats = list(range(len(view.seats)))
-    if view.turn_order and view.phase in ("actions", "snyle", "purchase", "over"):
-        order = list(view.turn_order)
-    elif view.bid_order:
-        order = list(view.bid_order)
-    else:
-        order = []
-    return order + [seat for seat in seats if seat not in order]
-
-
-def _players_table(sheet: Sheet, view: CityOfIronView) -> None:
-    order = _order(view)
-    columns = [("VP", 190), ("Income", 130), ("Coins", 100), ("Science", 112), ("Hand", 84), ("Acts", 76)]
-    name_width = INNER - sum(width for _, width in columns)
-    head = line_height(SMALL) + 6
-    row = 68
-    height = head + row * len(order) + 10
-    top_vp = max([info.vp for info in view.seats] + [1])
-    waiting = set(view.to_act)
-    in_actions = view.phase == "actions"
-
-    def paint(draw: Draw, y: int) -> None:
-        x = LEFT + name_width
-        for label, width in columns:
-            draw_text(
-                draw, (x + width // 2, y), label, size=SMALL, bold=True, fill=Palette.muted, anchor="ma"
-            )
-            x += width
-        draw_text(
-            draw,
-            (LEFT + 8, y),
-            "Nations (in turn order)" if view.turn_order else "Nations",
-            size=SMALL,
-            bold=True,
-            fill=Palette.muted,
-        )
-        for index, seat in enumerate(order):
-            info = view.seats[seat]
-            top = y + head + index * row
-            acting = seat in waiting and not view.finished
-            fill = _tint(Palette.highlight, 0.35) if acting else (Palette.panel if index % 2 == 0 else SOFT)
-            draw.rounded_rectangle((LEFT, top, RIGHT, top + row - 4), radius=10, fill=fill)
-            draw.rounded_rectangle((LEFT, top, LEFT + 10, top + row - 4), radius=4, fill=Palette.seat(seat))
-            mid = top + (row - 4) // 2
-            _seat_disc(draw, LEFT + 36, mid, seat, 16, str(index + 1))
-            suffix = "  ◀ you" if view.seat == seat else ""
-            name, size = fit_name(info.name, name_width - 76, 26, suffix=suffix, bold=True, minimum=SMALL)
-            draw_text(draw, (LEFT + 60, top + 4), name, size=size, bold=True)
-            status = info.nation or ""
-            if acting:
-                status = ("▶ choosing cards" if info.choosing else "▶ to act") + (
-                    f" · {status}" if status else ""
-                )
-            draw_text(
-                draw,
-                (LEFT + 60, top + 6 + line_height(26)),
-                ellipsize(status, name_width - 76, SMALL),
-                size=SMALL,
-                fill=Palette.accent if acting else Palette.muted,
-            )
-            x = LEFT + name_width
-            # VP with a bar, like the score track
-            bar = int((columns[0][1] - 70) * info.vp / top_vp)
-            draw.rounded_rectangle(
-                (x + 6, mid - 12, x + 6 + max(bar, 6), mid + 12), radius=6, fill=Palette.seat(seat)
-            )
-            draw_text(
-                draw,
-                (x + columns[0][1] - 8, mid),
-                str(info.vp),
-                size=30,
-                bold=True,
-                fill=VP_COLOR,
-                anchor="rm",
-            )
-            x += columns[0][1]
-            income = f"{info.income}" + (f"+{info.income_bonus}" if info.income_bonus else "")
-            draw_text(
-                draw,
-                (x + columns[1][1] // 2, mid),
-                income,
-                size=28,
-                bold=True,
-                fill=Palette.good,
-                anchor="mm",
-            )
-            x += columns[1][1]
-            width = _coin_width(info.coins, 26)
-            _coin(draw, x + (columns[2][1] - width) // 2, mid - (line_height(26) + 4) // 2, info.coins, 26)
-            x += columns[2][1]
-            draw_text(
-                draw,
-                (x + columns[3][1] // 2, mid),
-                f"⚗{info.science}",
-                size=28,
-                bold=True,
-                fill=SCIENCE,
-                anchor="mm",
-            )
-            x += columns[3][1]
-            draw_text(
-                draw, (x + columns[4][1] // 2, mid), str(info.hand_size), size=28, bold=True, anchor="mm"
-            )
-            x += columns[4][1]
-            cell_left = LEFT + name_width
-            for key, (_, cell_width) in zip(PLAYER_FIELDS, columns, strict=True):
-                sheet.mark(f"{key}:{seat}", (cell_left, top, cell_left + cell_width, top + row - 4))
-                cell_left += cell_width
-            acts = str(info.actions_left) if in_actions else ("…" if info.choosing else "–")
-            draw_text(
-                draw,
-                (x + columns[5][1] // 2, mid),
-                acts,
-                size=28,
-                bold=True,
-                fill=Palette.ink if in_actions else Palette.muted,
-                anchor="mm",
-            )
-
-    sheet.block(height, paint)
-
-
-def _track(sheet: Sheet, view: CityOfIronView) -> None:
-    """The turn-order track: spaces with their bid cost and who took them; turn order runs right to left."""
-    costs = view.bid_costs
-    spaces = view.track if view.track else [None] * len(costs)
-    box = 64
-    label = "Turn order track"
-    height = line_height(SMALL) + 4 + box + 14
-    if view.phase in ("bid", "rebid"):
-        sequence, caption = list(view.bid_order), "Bid order:"
-    else:
-        sequence, caption = list(view.turn_order), "Turn order:"
-    names = [(seat, player_name(view.seats[seat].name, NAME_WIDTH, 24, bold=True)) for seat in sequence]
-    pill_lines = _flow(
-        [("badge", name, Palette.seat(seat), WHITE) for seat, name in names], INNER - 170, 24, 30
-    )
-    if names:
-        height += _flow_height(pill_lines, 24, 30) + 6
-
-    def paint(draw: Draw, y: int) -> None:
-        draw_text(
-            draw,
-            (LEFT, y),
-            label + "   (turn order runs ◀ right to left)",
-            size=SMALL,
-            bold=True,
-            fill=Palette.muted,
-        )
-        top = y + line_height(SMALL) + 4
-        for index, cost in enumerate(costs):
-            x = LEFT + index * (box + 10)
-            who = spaces[index] if index < len(spaces) else None
-            rounded_box(
-                draw,
-                (x, top, x + box, top + box),
-                fill=Palette.panel,
-                outline=Palette.ink if who is None else Palette.seat(who),
-                width=3,
-            )
-            if who is None:
-                _coin(
-                    draw, x + (box - _coin_width(cost)) // 2, top + (box - line_height(SMALL) - 4) // 2, cost
-                )
-            else:
-                _seat_disc(draw, x + box // 2, top + box // 2, who, 24, initial(view.seats[who].name))
-                draw_text(
-                    draw,
-                    (x + box - 4, top + box - 2),
-                    str(cost),
-                    size=20,
-                    bold=True,
-                    fill=Palette.ink,
-                    anchor="rd",
-                )
-        if names:
-            line_y = top + box + 14
-            draw_text(draw, (LEFT, line_y + 4), caption, size=24, bold=True)
-            x0 = LEFT + 170
-            step = line_height(24) + 4 + 30
-            for number, line in enumerate(pill_lines):
-                x = x0
-                for position, item in enumerate(line):
-                    seat = names[sum(len(row) for row in pill_lines[:number]) + position][0]
-                    width = _badge(draw, x, line_y + number * step, item[1], item[2], WHITE, 24)
-                    if view.current == seat and not view.finished:
-                        draw.rounded_rectangle(
-                            (
-                                x - 4,
-                                line_y + number * step - 4,
-                                x + width + 4,
-                                line_y + number * step + line_height(24) + 8,
-                            ),
-                            radius=20,
-                            outline=Palette.ink,
-                            width=3,
-                        )
-                    x += width
-                    if position < len(line) - 1 or number < len(pill_lines) - 1:
-                        draw_text(
-                            draw,
-                            (x + 15, line_y + number * step + (line_height(24) + 4) // 2),
-                            "›",
-                            size=28,
-                            bold=True,
-                            fill=Palette.muted,
-                            anchor="mm",
-                        )
-                    x += 30
-
-    sheet.block(height, paint)
-
-
-# ---- building row ------------------------------------------------------------------------------
-
-
-def _building_tile_layout(info: BuildingInfo, width: int) -> tuple[list[list[Item]], int]:
-    items = _cost(info.coins, info.science) + _goods_items(info.goods) + _building_effects(info)
-    lines = _flow(items, width - 20)
-    return lines, 48 + _flow_height(lines) + 6
-
-
-def _building_tile(draw: Draw, x: int, y: int, width: int, height: int, info: BuildingInfo | None) -> None:
-    if info is None:
-        draw.rounded_rectangle(
-            (x, y, x + width, y + height), radius=12, outline=Palette.line, width=3, fill=SOFT
-        )
-        draw_text(
-            draw, (x + width // 2, y + height // 2), "taken", size=SMALL, fill=Palette.muted, anchor="mm"
-        )
-        return
-    band = DECKS.get(info.deck, Palette.ink)
-    rounded_box(draw, (x, y, x + width, y + height), fill=Palette.panel, outline=band, width=3)
-    draw.rounded_rectangle((x, y, x + width, y + 42), radius=12, fill=band)
-    draw.rectangle((x, y + 30, x + width, y + 42), fill=band)
-    room = width - 20 - (38 if info.land else 0)
-    size = fit_size(info.name, room, 24, bold=True, minimum=SMALL)
-    draw_text(
-        draw,
-        (x + 10, y + 21),
-        ellipsize(info.name, room, size, bold=True),
-        size=size,
-        bold=True,
-        fill=WHITE,
-        anchor="lm",
-    )
-    if info.land:
-        _land_icon(draw, x + width - 40, y + 5, info.land, 32)
-    lines, _ = _building_tile_layout(info, width)
-    _draw_flow(draw, x + 10, y + 50, lines)
+def _first_fitting(layouts: Sequence[Callable[[], Sheet]]) -> Sheet:
+    """The first (most detailed) layout no taller than a phone screen, else the last (plainest)."""
+    sheet = layouts[0]()
+    for layout in layouts[1:]:
+        if _height(sheet) <= MAX_HEIGHT:
+            break
+        sheet = layout()
+    return sheet
 
 
 def _tiles(
@@ -682,28 +479,129 @@ def _tiles(
         sheet.block(total, paint)
 
 
-def _building_row(sheet: Sheet, view: CityOfIronView) -> None:
-    parts = [f"deck {view.deck_count}"]
-    if view.cards_to_next_score is not None:
-        parts.append(f"Score card in {view.cards_to_next_score + 1}")
-    elif not view.finished:
-        parts.append("no Score card left")
-    parts.append(f"discard {view.discard_count}")
-    sheet.heading("Buildings  ·  " + "  ·  ".join(parts))
-    row = view.row
-
-    def layout(index: int, width: int) -> int:
-        info = row[index]
-        return 90 if info is None else _building_tile_layout(info, width)[1]
-
-    def paint(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
-        _building_tile(draw, x, y, width, height, row[index])
-        sheet.mark(f"row:{index}", (x, y, x + width, y + height))
-
-    _tiles(sheet, len(row), 4 if len(row) > 6 else 3, layout, paint)
+def _band(draw: Draw, box: tuple[int, int, int, int], color: Color, height: int = 34) -> None:
+    """A tile's coloured title band (rounded on top only)."""
+    x0, y0, x1, _ = box
+    draw.rounded_rectangle((x0, y0, x1, y0 + height), radius=10, fill=color)
+    draw.rectangle((x0, y0 + height - 10, x1, y0 + height), fill=color)
 
 
-# ---- goods -------------------------------------------------------------------------------------
+def _text_block(sheet: Sheet, text: str, *, size: int = SMALL, color: Color = Palette.muted) -> None:
+    """A paragraph wrapped a little inside the margins: `canvas.wrap` measures whole pixels and
+    `ellipsize` fractions, so a line wrapped to the exact width can come back cut with an ellipsis."""
+    lines = wrap(text, INNER - 4, size)
+
+    def paint(draw: Draw, y: int) -> None:
+        for index, line in enumerate(lines):
+            draw_text(draw, (LEFT, y + index * line_height(size)), line, size=size, fill=color)
+
+    sheet.block(len(lines) * line_height(size) + 6, paint)
+
+
+def _section_sheet(view: CityOfIronView, title: str) -> Sheet:
+    sheet = Sheet(width=WIDTH)
+    sheet.title(
+        f"City of Iron — {title}", subtitle=f"Round {view.round} · {PHASES.get(view.phase, view.phase)}"
+    )
+    return sheet
+
+
+def _seat_legend(sheet: Sheet, view: CityOfIronView) -> None:
+    """The seats' colours and initials with their full names, for tables with narrow seat columns."""
+    items: list[Item] = []
+    for seat, info in enumerate(view.seats):
+        name = f"{initial(info.name)} = {player_name(info.name, 300, SMALL, bold=True)}"
+        items.append(("badge", name, Palette.seat(seat), WHITE))
+    lines = _flow(items, INNER)
+    sheet.block(_flow_height(lines) + 4, lambda draw, y: _draw_flow(draw, LEFT, y, lines))
+
+
+# ---- turn picture: header ----------------------------------------------------------------------
+
+
+def _status(view: CityOfIronView) -> str:
+    """The phase and who acts, in words: the headline without its round, plus the actions left."""
+    text = view.headline.split(" - ", 1)[-1] if view.headline.startswith("Round") else view.headline
+    if view.phase == "actions" and view.current is not None:
+        left = view.seats[view.current].actions_left
+        text += f" · {left} action{'s' if left != 1 else ''} left"
+    elif view.phase == "purchase":
+        choosing = sum(1 for info in view.seats if info.choosing)
+        text += f" · {choosing} of {len(view.seats)} still choosing"
+    return with_names(text, view.players, BODY, bold=True)
+
+
+def _top(sheet: Sheet, view: CityOfIronView, title: str = "City of Iron", status: str | None = None) -> None:
+    """One header line (title, round, scorings, alerts) and the status under it."""
+    pills: list[tuple[str, str, Color, Color]] = [
+        ("round", f"Round {view.round}", Palette.ink, WHITE),
+        ("scorings", f"Scorings {view.scorings}/3", VP_COLOR, WHITE),
+    ]
+    if view.score_due and not view.finished:
+        pills.append(("score_due", "Scoring due", Palette.highlight, Palette.ink))
+    if view.last_round and not view.finished:
+        pills.append(("last_round", "LAST ROUND", Palette.bad, WHITE))
+    title_size = fit_size(title, INNER // 2, 28, bold=True, minimum=SMALL)
+    title_width = text_width(title, title_size, bold=True)
+    placed: list[tuple[int, int, tuple[str, str, Color, Color]]] = []
+    x, row = LEFT + title_width + 14, 0
+    for pill in pills:
+        width = _badge_width(pill[1])
+        if x + width > RIGHT:
+            x, row = LEFT, row + 1
+        placed.append((x, row, pill))
+        x += width + 8
+    status_text = _status(view) if status is None else status
+    status_size = fit_size(status_text, INNER - 4, BODY, bold=True, minimum=SMALL)
+    status_lines = wrap(status_text, INNER - 4, status_size, bold=True)[:2]
+    first = line_height(30) + 6
+    height = first + row * STEP + len(status_lines) * line_height(status_size) + 8
+
+    def paint(draw: Draw, y: int) -> None:
+        draw_text(draw, (LEFT, y + first // 2), title, size=title_size, bold=True, anchor="lm")
+        pill_height = line_height(SMALL) + 4
+        for x, row, (key, text, fill, ink) in placed:
+            top = y + (first - pill_height) // 2 + row * STEP
+            width = _badge(draw, x, top, text, fill, ink)
+            sheet.mark(key, (x, top, x + width, top + pill_height))
+        top = y + first + row * STEP
+        for line in status_lines:
+            draw_text(draw, (LEFT, top), line, size=status_size, bold=True, fill=Palette.accent)
+            top += line_height(status_size)
+
+    sheet.block(height, paint)
+
+
+# ---- turn picture: nations table ---------------------------------------------------------------
+
+COLUMNS: tuple[tuple[str, str, int], ...] = (
+    ("vp", "VP", 70),
+    ("income", "Income", 96),
+    ("coins", "Coins", 80),
+    ("science", "⚗", 60),
+    ("hand", "Hand", 70),
+    ("acts", "Acts", 62),
+    ("lead", "♛", 56),
+)
+"""The nations table's number columns: mark key prefix, header, width."""
+PLAYER_FIELDS = tuple(key for key, _, _ in COLUMNS)
+"""The keys its changed cells are marked by (`vp:2` is seat 2's VP cell)."""
+FRAMED = (*PLAYER_FIELDS, "track", "row", "deck", "round", "scorings", "score_due", "last_round")
+"""What `changes` marks that the turn picture frames (a key is `part` or `part:index`); its other
+marks (`good:<good>:<seat>`) name goods cells, which only the `goods` section shows, so the banner's
+lines say those changes in words."""
+
+
+def _order(view: CityOfIronView) -> list[int]:
+    """Seats in the order that matters now: turn order in the actions, else bid order, else seat order."""
+    seats = list(range(len(view.seats)))
+    if view.turn_order and view.phase in ("actions", "snyle", "purchase", "over"):
+        order = list(view.turn_order)
+    elif view.bid_order:
+        order = list(view.bid_order)
+    else:
+        order = []
+    return order + [seat for seat in seats if seat not in order]
 
 
 def _places(good: GoodInfo) -> tuple[int, int]:
@@ -711,73 +609,702 @@ def _places(good: GoodInfo) -> tuple[int, int]:
     return (amounts[0] if amounts else 0), (amounts[1] if len(amounts) > 1 else 0)
 
 
-def _goods_table(sheet: Sheet, view: CityOfIronView, goods: Sequence[GoodInfo] | None = None) -> None:
-    goods = list(view.goods if goods is None else goods)
+def _leads(view: CityOfIronView) -> list[int]:
+    """How many goods each seat has the most of (ties share the lead)."""
+    leads = [0] * len(view.seats)
+    for good in view.goods:
+        first, _ = _places(good)
+        for seat, amount in enumerate(good.amounts[: len(leads)]):
+            if first and amount == first:
+                leads[seat] += 1
+    return leads
+
+
+def _acts(view: CityOfIronView, info: PlayerInfo) -> str:
+    if view.phase == "actions":
+        return str(info.actions_left)
+    if view.phase == "purchase":
+        return "…" if info.choosing else "✓"
+    return "–"
+
+
+def _cells(view: CityOfIronView, info: PlayerInfo, leads: int) -> dict[str, tuple[str, Color]]:
+    income = f"{info.income}" + (f"+{info.income_bonus}" if info.income_bonus else "")
+    return {
+        "vp": (str(info.vp), VP_COLOR),
+        "income": (income, Palette.good),
+        "coins": (str(info.coins), Palette.ink),
+        "science": (str(info.science), SCIENCE),
+        "hand": (str(info.hand_size), Palette.ink),
+        "acts": (_acts(view, info), Palette.ink if view.phase == "actions" else Palette.muted),
+        "lead": (f"{leads}" if leads else "–", Palette.ink if leads else Palette.muted),
+    }
+
+
+def _nations_table(sheet: Sheet, view: CityOfIronView, row: int = 50) -> None:
+    order = _order(view)
+    name_width = INNER - sum(width for _, _, width in COLUMNS)
+    head = line_height(SMALL) + 6
+    height = head + row * len(order) + 6
+    waiting = set(view.to_act)
+    leads = _leads(view)
+    title = "Nations"
+    if view.phase in ("bid", "rebid") and view.bid_order:
+        title = "In bid order"
+    elif view.turn_order and order[: len(view.turn_order)] == view.turn_order:
+        title = "In turn order"
+
+    def paint(draw: Draw, y: int) -> None:
+        draw_text(
+            draw,
+            (LEFT + 4, y),
+            ellipsize(title, name_width - 8, SMALL, bold=True),
+            size=SMALL,
+            bold=True,
+            fill=Palette.muted,
+        )
+        x = LEFT + name_width
+        for _, label, width in COLUMNS:
+            draw_text(
+                draw, (x + width // 2, y), label, size=SMALL, bold=True, fill=Palette.muted, anchor="ma"
+            )
+            x += width
+        for index, seat in enumerate(order):
+            info = view.seats[seat]
+            top = y + head + index * row
+            acting = seat in waiting and not view.finished
+            fill = _tint(Palette.highlight, 0.35) if acting else (Palette.panel if index % 2 == 0 else SOFT)
+            draw.rounded_rectangle(
+                (LEFT, top, RIGHT, top + row - 4),
+                radius=10,
+                fill=fill,
+                outline=Palette.ink if acting else None,
+                width=2,
+            )
+            draw.rounded_rectangle((LEFT, top, LEFT + 8, top + row - 4), radius=4, fill=Palette.seat(seat))
+            mid = top + (row - 4) // 2
+            _seat_disc(draw, LEFT + 32, mid, seat, 17, str(index + 1))
+            prefix = "▶ " if acting else ""
+            name, size = fit_name(prefix + info.name, name_width - 64, BODY, bold=True, minimum=SMALL)
+            draw_text(draw, (LEFT + 56, mid), name, size=size, bold=True, anchor="lm")
+            x = LEFT + name_width
+            for key, (text, color) in _cells(view, info, leads[seat]).items():
+                width = next(width for column, _, width in COLUMNS if column == key)
+                if key == "coins":
+                    coin = _coin_width(text, BODY)
+                    _coin(draw, x + (width - coin) // 2, mid - (line_height(BODY) + 4) // 2, text, BODY)
+                else:
+                    draw_text(
+                        draw,
+                        (x + width // 2, mid),
+                        text,
+                        size=26 if key == "vp" else BODY,
+                        bold=True,
+                        fill=color,
+                        anchor="mm",
+                    )
+                sheet.mark(f"{key}:{seat}", (x + 2, top + 2, x + width - 2, top + row - 6))
+                x += width
+
+    sheet.block(height, paint)
+
+
+# ---- turn picture: track and building row ------------------------------------------------------
+
+
+def _track(sheet: Sheet, view: CityOfIronView) -> None:
+    """The turn-order track as one strip: each space's bid cost and who took it."""
+    costs = view.bid_costs
+    spaces = view.track if view.track else [None] * len(costs)
+    label = "Track"
+    box, step = 52, 60
+    start = LEFT + text_width(label, SMALL, bold=True) + 14
+    hint = "◀ right plays first"
+    height = box + 8
+
+    def paint(draw: Draw, y: int) -> None:
+        draw_text(draw, (LEFT, y + box // 2), label, size=SMALL, bold=True, fill=Palette.muted, anchor="lm")
+        for index, cost in enumerate(costs):
+            x = start + index * step
+            who = spaces[index] if index < len(spaces) else None
+            rounded_box(
+                draw,
+                (x, y, x + box, y + box),
+                fill=Palette.panel,
+                outline=Palette.line if who is None else Palette.seat(who),
+                width=3,
+            )
+            if who is None:
+                width = _coin_width(cost)
+                _coin(draw, x + (box - width) // 2, y + (box - line_height(SMALL) - 4) // 2, cost)
+            else:
+                _seat_disc(draw, x + 20, y + box // 2, who, 15, initial(view.seats[who].name))
+                draw_text(draw, (x + box - 5, y + box // 2), str(cost), size=SMALL, bold=True, anchor="rm")
+            sheet.mark(f"track:{index}", (x, y, x + box, y + box))
+        end = start + len(costs) * step
+        if end + text_width(hint, SMALL) <= RIGHT:
+            draw_text(draw, (end + 4, y + box // 2), hint, size=SMALL, fill=Palette.muted, anchor="lm")
+
+    sheet.block(height, paint)
+
+
+def _deck_note(view: CityOfIronView) -> str:
+    parts = [f"deck {view.deck_count}"]
+    if view.cards_to_next_score is not None:
+        parts.append(f"Score card in {view.cards_to_next_score + 1}")
+    elif not view.finished:
+        parts.append("no Score card left")
+    return " · ".join(parts)
+
+
+def _offer_heading(sheet: Sheet, view: CityOfIronView, title: str = "Buildings on offer") -> None:
+    note = _deck_note(view)
+    note_width = text_width(note, SMALL)
+
+    def paint(draw: Draw, y: int) -> None:
+        room = INNER - note_width - 12
+        draw_text(
+            draw,
+            (LEFT, y + 18),
+            ellipsize(title, room, BODY, bold=True),
+            size=BODY,
+            bold=True,
+            fill=Palette.accent,
+            anchor="lm",
+        )
+        draw_text(draw, (RIGHT, y + 18), note, size=SMALL, fill=Palette.muted, anchor="rm")
+        sheet.mark("deck", (RIGHT - note_width - 4, y + 2, RIGHT + 2, y + 34))
+
+    sheet.block(40, paint)
+
+
+def _building_items(info: BuildingInfo, *, goods_first: bool = False) -> list[Item]:
+    """A building's badges: cost, land, goods, effects; with `goods_first` (for a tile cut to one
+    line) the coins, then what it gives, then the science cost and land, which the cut hides first."""
+    land: list[Item] = [("land", info.land, Palette.ink, WHITE)] if info.land else []
+    gives = _goods_items(info.goods) + _building_effects(info)
+    if goods_first:
+        return [*_cost(info.coins, 0), *gives, *_cost(0, info.science)[1:], *land]
+    return _cost(info.coins, info.science) + land + gives
+
+
+TILE_BAND = 32
+"""Height of a building tile's name band."""
+
+
+def _building_tile(
+    draw: Draw,
+    box: tuple[int, int, int, int],
+    info: BuildingInfo | None,
+    lines: list[list[Item]],
+    text: list[str] = (),
+) -> None:
+    x, y, x1, y1 = box
+    if info is None:
+        draw.rounded_rectangle(box, radius=10, outline=Palette.line, width=3, fill=SOFT)
+        draw_text(draw, ((x + x1) // 2, (y + y1) // 2), "taken", size=SMALL, fill=Palette.muted, anchor="mm")
+        return
+    band = DECKS.get(info.deck, Palette.ink)
+    rounded_box(draw, box, fill=Palette.panel, outline=band, width=3, radius=10)
+    _band(draw, box, band, TILE_BAND)
+    name = ellipsize(info.name, x1 - x - 16, SMALL, bold=True)
+    draw_text(draw, (x + 8, y + TILE_BAND // 2), name, size=SMALL, bold=True, fill=WHITE, anchor="lm")
+    _draw_flow(draw, x + 8, y + TILE_BAND + 5, lines)
+    top = y + TILE_BAND + 5 + _flow_height(lines)
+    for line in text:
+        draw_text(draw, (x + 8, top), line, size=SMALL)
+        top += line_height(SMALL)
+
+
+def _offer(
+    sheet: Sheet, view: CityOfIronView, *, max_lines: int | None = None, columns: int = 3, text: bool = False
+) -> None:
+    """The building row as tiles: name on the deck's colour, then cost, land, goods and effects."""
+    row = view.row
+
+    def layout(index: int, width: int) -> tuple[list[list[Item]], list[str]]:
+        info = row[index]
+        if info is None:
+            return [], []
+        lines = _flow(
+            _building_items(info, goods_first=max_lines is not None), width - 16, max_lines=max_lines
+        )
+        words = wrap(info.text, width - 16, SMALL) if text and info.text else []
+        return lines, words
+
+    def tile_height(index: int, width: int) -> int:
+        lines, words = layout(index, width)
+        return max(TILE_BAND + 5 + _flow_height(lines) + len(words) * line_height(SMALL) + 2, 70)
+
+    def paint(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
+        lines, words = layout(index, width)
+        _building_tile(draw, (x, y, x + width, y + height), row[index], lines, words)
+        sheet.mark(f"row:{index}", (x, y, x + width, y + height))
+
+    _tiles(sheet, len(row), columns, tile_height, paint)
+
+
+def _footer(sheet: Sheet, lines: int) -> None:
+    """A short key on the picture itself; the full one is the `key` section and the alt text."""
+    texts = [
+        "● coins · ⚗ science · ♛ goods led · Income 3+1 = track + coins for leading goods · Acts = actions left",
+        "More: /board overlay: goods · nations · buildings · towns · lands · key",
+    ]
+    if lines == 1:
+        texts = ["Key and more: /board overlay: key · goods · nations · towns"]
+    wrapped = [part for text in texts for part in wrap(text, INNER, SMALL)]
+
+    def paint(draw: Draw, y: int) -> None:
+        for index, line in enumerate(wrapped):
+            draw_text(draw, (LEFT, y + index * line_height(SMALL)), line, size=SMALL, fill=Palette.muted)
+
+    sheet.space(4)
+    sheet.block(len(wrapped) * line_height(SMALL) + 2, paint)
+
+
+def _turn(view: CityOfIronView, marks: frozenset[str], level: int) -> Sheet:
+    """The turn picture at a detail level: 0 full, 1 a one-line footer, 2 no footer, 3 building
+    tiles cut to one line of badges (the `buildings` section has them whole), 4 no track (which no
+    section repeats, hence last)."""
+    sheet = Sheet(width=WIDTH, changed=marks)
+    _top(sheet, view)
+    _nations_table(sheet, view, row=46)
+    if level < 4:
+        sheet.space(4)
+        _track(sheet, view)
+    _offer_heading(sheet, view)
+    _offer(sheet, view, max_lines=1 if level >= 3 else None)
+    if level < 2:
+        _footer(sheet, 2 if level == 0 else 1)
+    return sheet
+
+
+# ---- final picture -----------------------------------------------------------------------------
+
+MEDALS: dict[int, Color] = {1: (212, 160, 20), 2: (150, 150, 160), 3: (170, 100, 50)}
+
+
+def _scoreboard(sheet: Sheet, view: CityOfIronView, final: FinalInfo, *, detail: bool) -> None:
+    """One box per seat, best first: place, name, VP and the tie-breaks; with `detail` the VP sources."""
+    blocks: list[tuple[int, list[list[Item]]]] = []
+    for line in final.lines:
+        items: list[Item] = [("badge", f"{line.scorings} VP from Score cards", VP_COLOR, WHITE)]
+        if detail:
+            items.append(("label", "last:", Palette.muted, Palette.ink))
+            for source, value in line.last_scoring.items():
+                items.append(("badge", f"{source} {value}", _tint(VP_COLOR, 0.7), Palette.ink))
+            if not line.last_scoring:
+                items.append(("badge", "nothing", _tint(VP_COLOR, 0.7), Palette.ink))
+        for source, value in line.bonuses.items():
+            items.append(("badge", f"{source} {value:+d}", Palette.good if value > 0 else Palette.bad, WHITE))
+        blocks.append((line.seat, _flow(items, INNER - 30, max_lines=None if detail else 1)))
+    heights = [56 + _flow_height(lines) + 6 for _, lines in blocks]
+
+    def paint(draw: Draw, y: int) -> None:
+        top = y
+        for line, (seat, lines), block_height in zip(final.lines, blocks, heights, strict=True):
+            color = Palette.seat(seat)
+            rounded_box(
+                draw,
+                (LEFT, top, RIGHT, top + block_height),
+                fill=_tint(color, 0.85),
+                outline=color,
+                width=4 if line.place == 1 else 2,
+            )
+            draw.ellipse(
+                (LEFT + 10, top + 6, LEFT + 54, top + 50),
+                fill=MEDALS.get(line.place, Palette.muted),
+                outline=Palette.ink,
+                width=2,
+            )
+            draw_text(
+                draw, (LEFT + 32, top + 28), str(line.place), size=28, bold=True, fill=WHITE, anchor="mm"
+            )
+            vp = f"{line.vp} VP"
+            tie = f"{line.coins}● · {line.goods} goods"
+            vp_width = text_width(vp, 32, bold=True)
+            tie_width = text_width(tie, SMALL, bold=True)
+            room = INNER - 80 - vp_width - tie_width - 30
+            name, size = fit_name(view.seats[seat].name, room, 28, bold=True, minimum=SMALL)
+            draw_text(draw, (LEFT + 66, top + 28), name, size=size, bold=True, anchor="lm")
+            draw_text(draw, (RIGHT - 12, top + 28), vp, size=32, bold=True, fill=VP_COLOR, anchor="rm")
+            draw_text(
+                draw,
+                (RIGHT - 26 - vp_width, top + 30),
+                tie,
+                size=SMALL,
+                bold=True,
+                fill=Palette.muted,
+                anchor="rm",
+            )
+            _draw_flow(draw, LEFT + 14, top + 56, lines)
+            top += block_height + 8
+
+    sheet.block(sum(heights) + 8 * len(heights), paint)
+
+
+def _final(view: CityOfIronView, marks: frozenset[str], level: int) -> Sheet:
+    assert view.final is not None
+    sheet = Sheet(width=WIDTH, changed=marks)
+    reason = with_names(view.final.reason, view.players, BODY, bold=True)
+    _top(sheet, view, "City of Iron — final scores", status=reason)
+    _scoreboard(sheet, view, view.final, detail=level < 2)
+    _text_block(sheet, "Ties are broken by coins (●), then goods.", size=SMALL, color=Palette.muted)
+    if level == 0:
+        sheet.space(4)
+        _nations_table(sheet, view, row=46)
+    return sheet
+
+
+# ---- hand picture ------------------------------------------------------------------------------
+
+
+def _hand_header(sheet: Sheet, view: CityOfIronView) -> None:
+    """One line: game, the seat's name, round and phase."""
+    seat = view.seat or 0
+    tail = f" · Round {view.round} · {PHASES.get(view.phase, view.phase)}"
+    head = "City of Iron · "
+    room = INNER - text_width(head + tail, 26, bold=True)
+    name = player_name(view.seats[seat].name, max(room, 80), 26, bold=True)
+    text = ellipsize(head + name + tail, INNER, 26, bold=True)
+
+    def paint(draw: Draw, y: int) -> None:
+        draw.rounded_rectangle((LEFT, y, RIGHT, y + 44), radius=10, fill=Palette.seat(seat))
+        draw_text(
+            draw,
+            (LEFT + 12, y + 22),
+            ellipsize(text, INNER - 24, 26, bold=True),
+            size=26,
+            bold=True,
+            fill=WHITE,
+            anchor="lm",
+        )
+
+    sheet.block(54, paint)
+
+
+def _card_layout(
+    card: CardInfo, width: int, *, cost: bool, action: bool
+) -> tuple[list[list[Item]], list[str], int]:
+    items = (_cost(card.coins, card.science) if cost else []) + _skills(card)
+    lines = _flow(items, width - 16)
+    text = wrap(card.action, width - 16, SMALL)[:3] if action and card.action else []
+    height = 40 + _flow_height(lines) + len(text) * line_height(SMALL) + 4
+    return lines, text, max(height, 76)
+
+
+def _card_tile(
+    draw: Draw,
+    box: tuple[int, int, int, int],
+    card: CardInfo,
+    *,
+    cost: bool,
+    action: bool,
+    count: int = 1,
+    chosen: int = 0,
+) -> None:
+    x, y, x1, y1 = box
+    width = x1 - x
+    _, band = CARD_DECKS.get(card.deck, (card.deck, Palette.ink))
+    rounded_box(
+        draw,
+        box,
+        fill=_tint(Palette.highlight, 0.5) if chosen else Palette.panel,
+        outline=Palette.ink if chosen else band,
+        width=5 if chosen else 3,
+        radius=10,
+    )
+    _band(draw, box, band)
+    tag = f"×{count}" if count > 1 else ""
+    if chosen:
+        tag = f"✓{chosen}" if count > 1 else "✓"
+    tag_width = text_width(tag, SMALL, bold=True) + 8 if tag else 0
+    room = width - 16 - tag_width
+    draw_text(
+        draw,
+        (x + 8, y + 17),
+        ellipsize(card.name, room, SMALL, bold=True),
+        size=SMALL,
+        bold=True,
+        fill=WHITE,
+        anchor="lm",
+    )
+    if tag:
+        draw_text(
+            draw,
+            (x1 - 8, y + 17),
+            tag,
+            size=SMALL,
+            bold=True,
+            fill=Palette.highlight if chosen else WHITE,
+            anchor="rm",
+        )
+    lines, text, _ = _card_layout(card, width, cost=cost, action=action)
+    _draw_flow(draw, x + 8, y + 40, lines)
+    top = y + 40 + _flow_height(lines)
+    for line in text:
+        draw_text(draw, (x + 8, top), line, size=SMALL)
+        top += line_height(SMALL)
+
+
+def _card_grid(
+    sheet: Sheet,
+    cards: Sequence[CardInfo],
+    columns: int,
+    *,
+    cost: bool,
+    action: bool,
+    counts: Sequence[int] = (),
+    chosen: Sequence[int] = (),
+) -> None:
+    def layout(index: int, width: int) -> int:
+        return _card_layout(cards[index], width, cost=cost, action=action)[2]
+
+    def paint(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
+        _card_tile(
+            draw,
+            (x, y, x + width, y + height),
+            cards[index],
+            cost=cost,
+            action=action,
+            count=counts[index] if counts else 1,
+            chosen=chosen[index] if chosen else 0,
+        )
+
+    _tiles(sheet, len(cards), columns, layout, paint)
+
+
+def _chips(sheet: Sheet, items: list[Item], max_lines: int | None) -> None:
+    lines = _flow(items, INNER, max_lines=max_lines)
+    if lines:
+        sheet.block(_flow_height(lines) + 2, lambda draw, y: _draw_flow(draw, LEFT, y, lines))
+
+
+def _small_heading(sheet: Sheet, text: str, color: Color) -> None:
+    text = ellipsize(text, INNER, BODY, bold=True)
+    sheet.block(36, lambda draw, y: draw_text(draw, (LEFT, y + 4), text, size=BODY, bold=True, fill=color))
+
+
+def _hand(sheet: Sheet, view: CityOfIronView, level: int) -> None:
+    """The hand: tiles with the card's action (level 0), tiles with skills only (1), or name chips."""
+    private = view.private
+    assert private is not None
+    hand = private.hand
+    _small_heading(sheet, f"Your hand ({len(hand)} cards)", Palette.seat(view.seat or 0))
+    if not hand:
+        _text_block(sheet, "No cards in hand.", size=SMALL, color=Palette.muted)
+    elif level == 0:
+        _card_grid(sheet, hand, 2, cost=False, action=True)
+    elif level == 1:
+        _card_grid(sheet, hand, 3, cost=False, action=False)
+    else:
+        chips: list[Item] = [("chip", card.name, CARD_DECKS[card.deck][1], Palette.panel) for card in hand]
+        _chips(sheet, chips, 3 if level >= 3 else None)
+
+
+def _piles(sheet: Sheet, view: CityOfIronView, *, contents: bool) -> None:
+    """The seat's draw and discard piles: counts, and with `contents` the draw piles top first."""
+    private = view.private
+    assert private is not None
+    _small_heading(sheet, "Your piles", Palette.seat(view.seat or 0))
+    counts: list[Item] = []
+    for deck, draw_pile, discard in (
+        ("citizen", private.citizen_draw, private.citizen_discard),
+        ("military", private.military_draw, private.military_discard),
+    ):
+        label, color = CARD_DECKS[deck]
+        counts.append(("badge", f"{label}: draw {len(draw_pile)} · discard {len(discard)}", color, WHITE))
+    _chips(sheet, counts, None)
+    if not contents:
+        return
+    for deck, draw_pile in (("citizen", private.citizen_draw), ("military", private.military_draw)):
+        if not draw_pile:
+            continue
+        label, color = CARD_DECKS[deck]
+        items: list[Item] = [("label", f"{label} draws next:", color, Palette.ink)]
+        items.extend(("chip", card.name, color, Palette.panel) for card in draw_pile)
+        _chips(sheet, items, 2)
+
+
+def _skills_text(card: CardInfo) -> str:
+    """A card's skills in one short string for a chip ("⚒1 ➜2"), the same symbols as its badges."""
+    return " ".join(text for _, text, _, _ in _skills(card))
+
+
+def _purchase(sheet: Sheet, view: CityOfIronView, *, tiles: bool, limit: bool) -> None:
+    """The secret purchase: what is chosen, what is left to spend, and the cards still affordable, as
+    tiles (cost and skills as badges) or as chips (the same in one line each), `limit`ed to 4 lines."""
+    private = view.private
+    assert private is not None and view.seat is not None
+    me = view.seats[view.seat]
+    chosen_coins = sum(card.coins for card in private.selected)
+    chosen_science = sum(card.science for card in private.selected)
+    coins_left, science_left = me.coins - chosen_coins, me.science - chosen_science
+    groups: dict[str, list[CardInfo]] = {}
+    for card in private.unpurchased:
+        groups.setdefault(card.name + "/" + card.deck, []).append(card)
+    chosen_names: dict[str, int] = {}
+    for card in private.selected:
+        key = card.name + "/" + card.deck
+        chosen_names[key] = chosen_names.get(key, 0) + 1
+    entries = sorted(
+        groups.items(), key=lambda entry: (entry[1][0].deck, entry[1][0].coins, entry[1][0].name)
+    )
+
+    def buyable(key: str, card: CardInfo) -> bool:
+        return bool(chosen_names.get(key)) or (card.coins <= coins_left and card.science <= science_left)
+
+    shown = [(key, cards) for key, cards in entries if buyable(key, cards[0])]
+    dear = len(entries) - len(shown)
+    status = "choosing" if me.choosing else "done choosing"
+    _small_heading(sheet, f"Buy cards in secret · {status}", Palette.seat(view.seat))
+    summary: list[Item] = [
+        ("label", "Chosen", Palette.ink, Palette.ink),
+        *_cost(chosen_coins, chosen_science),
+    ]
+    summary += [("label", "  left", Palette.ink, Palette.ink), ("coin", str(coins_left), GOLD, Palette.ink)]
+    summary.append(("badge", f"⚗{science_left}", SCIENCE, WHITE))
+    _chips(sheet, summary, None)
+    if not entries:
+        _text_block(sheet, "No cards left to buy.", size=SMALL, color=Palette.muted)
+        return
+    if tiles:
+        cards = [cards[0] for _, cards in shown]
+        _card_grid(
+            sheet,
+            cards,
+            3,
+            cost=True,
+            action=False,
+            counts=[len(cards) for _, cards in shown],
+            chosen=[chosen_names.get(key, 0) for key, _ in shown],
+        )
+    else:
+        items: list[Item] = []
+        for key, cards in shown:
+            card = cards[0]
+            mark = "✓ " if chosen_names.get(key) else ""
+            count = f" ×{len(cards)}" if len(cards) > 1 else ""
+            price = f" {card.coins}●" + (f" ⚗{card.science}" if card.science else "")
+            skills = _skills_text(card)
+            text = mark + card.name + count + price + (f" · {skills}" if skills else "")
+            box = _tint(Palette.highlight, 0.5) if mark else Palette.panel
+            items.append(("chip", text, CARD_DECKS[card.deck][1], box))
+        _chips(sheet, items, 4 if limit else None)
+    if dear:
+        _text_block(
+            sheet,
+            f"{dear} more kind{'s' if dear != 1 else ''} of card cost more than you have left.",
+            size=SMALL,
+            color=Palette.muted,
+        )
+
+
+def _seat(view: CityOfIronView, level: int) -> Sheet:
+    """The hand picture at a detail level. Outside the purchase: 0 cards with actions and the draw
+    piles' contents, 1 cards with skills, 2 name chips, 3 chips cut to a few lines and pile counts
+    only. In the purchase, what to buy comes first: 0 buyable cards as tiles, 1 the same with pile
+    counts only, 2 buyable cards as chips, 3 chips cut to a few lines."""
+    sheet = Sheet(width=WIDTH)
+    _hand_header(sheet, view)
+    if view.private is None:
+        _text_block(sheet, "Nothing private to show: everything you see is on the turn picture.", size=SMALL)
+        return sheet
+    if view.phase == "purchase":
+        _purchase(sheet, view, tiles=level <= 1, limit=level >= 3)
+        _hand(sheet, view, 3 if level >= 3 else 2)
+        _piles(sheet, view, contents=level in (0, 2))
+    else:
+        _hand(sheet, view, level)
+        _piles(sheet, view, contents=level < 3)
+    return sheet
+
+
+def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
+    """The turn picture, the final picture, or a seat's hand picture; `marks` are the parts to frame
+    as changed (the keys `changes` gives)."""
+    assert isinstance(view, CityOfIronView), "renderer.city_of_iron draws City of Iron views"
+    if view.seat is not None:
+        sheet = _first_fitting([lambda level=level: _seat(view, level) for level in range(4)])
+    elif view.finished and view.final is not None:
+        sheet = _first_fitting([lambda level=level: _final(view, marks, level) for level in range(3)])
+    else:
+        sheet = _first_fitting([lambda level=level: _turn(view, marks, level) for level in range(5)])
+    return to_png(sheet.image())
+
+
+# ---- sections: goods ---------------------------------------------------------------------------
+
+
+def _goods_cell(amount: int, first: int, second: int, shield: int) -> tuple[str, str]:
+    """A seat's amount of a good as drawn, and its rank: 'first', 'second' or ''."""
+    rank = "first" if amount and amount == first else ("second" if amount and amount == second else "")
+    text = (f"♛{amount}" if rank == "first" else str(amount)) if amount else "·"
+    if amount and amount >= shield:
+        text += " +1"
+    return text, rank
+
+
+def _goods_table(sheet: Sheet, view: CityOfIronView) -> None:
+    goods = view.goods
     seats = len(view.seats)
-    fixed = [("Good", 250), ("VP 1st/2nd", 130), ("Lead", 84), ("+1 VP", 86)]
+    fixed = [("Good", 150), ("VP", 78), ("Lead", 70), ("+1 VP", 80)]
     seat_width = (INNER - sum(width for _, width in fixed)) // max(seats, 1)
-    row = 42
-    head = 42
-    height = head + row * len(goods) + 8
+    row, head = 42, 40
+    height = head + row * len(goods) + 6
 
     def paint(draw: Draw, y: int) -> None:
         x = LEFT
         for label, width in fixed:
+            anchor = "la" if label == "Good" else "ma"
             draw_text(
                 draw,
-                (x + (8 if label == "Good" else width // 2), y + 8),
+                (x + (6 if label == "Good" else width // 2), y + 6),
                 label,
                 size=SMALL,
                 bold=True,
                 fill=Palette.muted,
-                anchor="la" if label == "Good" else "ma",
+                anchor=anchor,
             )
             x += width
         for seat in range(seats):
             left = x + seat * seat_width
-            _seat_disc(draw, left + 18, y + 20, seat, 12)
-            name = player_name(view.seats[seat].name, seat_width - 40, SMALL, bold=True)
-            draw_text(draw, (left + 36, y + 8), name, size=SMALL, bold=True, fill=Palette.seat(seat))
+            # the seat's colour and initial over its column; the legend above gives the full names
+            _seat_disc(draw, left + seat_width // 2, y + 18, seat, 15, initial(view.seats[seat].name))
         for index, good in enumerate(goods):
             top = y + head + index * row
             if index % 2 == 0:
                 draw.rectangle((LEFT, top, RIGHT, top + row), fill=Palette.panel)
-            label, fill, ink = _good(good.id)
+            _, fill, _ = _good(good.id)
             draw.rounded_rectangle(
-                (LEFT + 4, top + 7, LEFT + 32, top + row - 7),
-                radius=6,
+                (LEFT + 4, top + 8, LEFT + 26, top + row - 8),
+                radius=5,
                 fill=fill,
                 outline=Palette.ink,
                 width=1,
             )
-            draw_text(
-                draw,
-                (LEFT + 42, top + row // 2),
-                ellipsize(good.name, fixed[0][1] - 46, 24, bold=True),
-                size=24,
-                bold=True,
-                anchor="lm",
-            )
+            name = ellipsize(_good(good.id)[0], fixed[0][1] - 38, SMALL, bold=True)
+            draw_text(draw, (LEFT + 34, top + row // 2), name, size=SMALL, bold=True, anchor="lm")
             x = LEFT + fixed[0][1]
             draw_text(
                 draw,
                 (x + fixed[1][1] // 2, top + row // 2),
                 f"{good.vp_first}/{good.vp_second}",
-                size=24,
+                size=SMALL,
                 bold=True,
                 fill=VP_COLOR,
                 anchor="mm",
             )
             x += fixed[1][1]
             if good.coin_bonus:
-                width = _coin_width(f"+{good.coin_bonus}")
-                _coin(draw, x + (fixed[2][1] - width) // 2, top + 4, f"+{good.coin_bonus}")
+                text = f"+{good.coin_bonus}"
+                _coin(draw, x + (fixed[2][1] - _coin_width(text)) // 2, top + 5, text)
             x += fixed[2][1]
             draw_text(
                 draw,
                 (x + fixed[3][1] // 2, top + row // 2),
                 f"≥{good.shield}",
-                size=24,
+                size=SMALL,
                 bold=True,
                 fill=Palette.muted,
                 anchor="mm",
@@ -786,38 +1313,45 @@ def _goods_table(sheet: Sheet, view: CityOfIronView, goods: Sequence[GoodInfo] |
             first, second = _places(good)
             for seat, amount in enumerate(good.amounts):
                 left = x + seat * seat_width
-                cell = (left + 6, top + 4, left + seat_width - 6, top + row - 4)
-                sheet.mark(f"good:{good.id}:{seat}", cell)
+                cell = (left + 4, top + 4, left + seat_width - 4, top + row - 4)
                 color = Palette.seat(seat)
-                if amount and amount == first:
+                text, rank = _goods_cell(amount, first, second, good.shield)
+                ink = Palette.ink if amount else Palette.muted
+                if rank == "first":
                     draw.rounded_rectangle(cell, radius=8, fill=color)
-                    text, ink = f"♛ {amount}", WHITE
-                elif amount and amount == second:
+                    ink = WHITE
+                elif rank == "second":
                     draw.rounded_rectangle(cell, radius=8, fill=_tint(color, 0.6), outline=color, width=2)
-                    text, ink = f"2nd {amount}", Palette.ink
-                else:
-                    text, ink = (str(amount) if amount else "·"), (Palette.ink if amount else Palette.muted)
-                if amount >= good.shield:
-                    text += " +1"
+                if text_width(text, SMALL, bold=True) > cell[2] - cell[0] - 4:
+                    text = text.replace(" ", "")
                 draw_text(
                     draw,
                     ((cell[0] + cell[2]) // 2, top + row // 2),
                     text,
-                    size=24,
+                    size=SMALL,
                     bold=True,
                     fill=ink,
                     anchor="mm",
                 )
 
     sheet.block(height, paint)
-    sheet.paragraph(
-        "♛ most (VP 1st + the Lead coins at income), 2nd = 2nd place; +1 = the +1 VP shield amount reached.",
-        size=SMALL,
-        color=Palette.muted,
+
+
+def _goods_section(view: View, target: str | None = None) -> bytes:
+    assert isinstance(view, CityOfIronView)
+    sheet = _section_sheet(view, "goods")
+    _seat_legend(sheet, view)
+    _goods_table(sheet, view)
+    _text_block(
+        sheet,
+        "VP 4/2: VP at each scoring for the most / the second most. Lead: coins at every income for the "
+        "most. ♛ (seat colour) = the most, light seat colour = second. +1 VP ≥6: that amount scores 1 VP "
+        "more; cells marked +1 reached it.",
     )
+    return to_png(sheet.image())
 
 
-# ---- nation panels -----------------------------------------------------------------------------
+# ---- sections: nations -------------------------------------------------------------------------
 
 
 def _building_chip(info: BuildingInfo, box: Color = Palette.panel) -> Item:
@@ -827,29 +1361,41 @@ def _building_chip(info: BuildingInfo, box: Color = Palette.panel) -> Item:
     return "chip", text, strip, box
 
 
-def _panel(sheet: Sheet, view: CityOfIronView, seat: int) -> None:
-    """One nation: counters, a line of lesser counters, then a line per city, towns and stored buildings."""
+def _abilities(view: CityOfIronView) -> dict[str, str]:
+    """Nation name -> ability text, when abilities are on (the view keys them by nation id)."""
+    if not view.nations:
+        return {}
+    from rules.city_of_iron.cards import game_data
+
+    return {
+        nation.name: view.nations[nation.id]
+        for nation in game_data().nations.values()
+        if nation.id in view.nations
+    }
+
+
+def _panel(sheet: Sheet, view: CityOfIronView, seat: int, abilities: dict[str, str]) -> None:
+    """One nation: counters, its draws, a line per city, towns and stored buildings."""
     info = view.seats[seat]
     color = Palette.seat(seat)
     inner = INNER - 28
+    income = f"income {info.income}" + (f"+{info.income_bonus}" if info.income_bonus else "")
     counters: list[Item] = [
         ("coin", str(info.coins), GOLD, Palette.ink),
         ("badge", f"⚗{info.science}", SCIENCE, WHITE),
-        (
-            "badge",
-            f"income {info.income}" + (f"+{info.income_bonus}" if info.income_bonus else ""),
-            Palette.good,
-            WHITE,
-        ),
+        ("badge", income, Palette.good, WHITE),
         ("badge", f"hand {info.hand_size}", Palette.ink, WHITE),
         ("badge", f"citizen {info.citizen_draw}·{info.citizen_discard}", CARD_DECKS["citizen"][1], WHITE),
         ("badge", f"military {info.military_draw}·{info.military_discard}", CARD_DECKS["military"][1], WHITE),
     ]
-    note = (
-        f"draws a round: {info.draws_citizen} citizen, {info.draws_military} military · distance {info.distance}"
-        f" · tokens {info.tokens_left} · unbought {info.unpurchased}"
-    )
-    note_lines = wrap(note, inner, SMALL)
+    counters += [
+        ("badge", f"draws {info.draws_citizen} cit {info.draws_military} mil", SOFT, Palette.ink),
+        ("badge", f"➜{info.distance}", DISTANCE, WHITE),
+        ("badge", f"{info.tokens_left} city tokens", SOFT, Palette.ink),
+        ("badge", f"{info.unpurchased} not bought", SOFT, Palette.ink),
+    ]
+    ability = abilities.get(info.nation or "", "")
+    text_lines = wrap("Ability: " + ability, inner, SMALL) if ability else []
     groups: list[list[list[Item]]] = [_flow(counters, inner)]
     for city in info.cities:
         used, capacity = len(city.buildings), city.capacity
@@ -878,30 +1424,22 @@ def _panel(sheet: Sheet, view: CityOfIronView, seat: int) -> None:
         items = [("label", f"Stored ({len(info.stored)})", Palette.bad, Palette.ink)]
         items.extend(_building_chip(building, SOFT) for building in info.stored)
         groups.append(_flow(items, inner))
-    body = sum(_flow_height(lines) for lines in groups) + len(note_lines) * line_height(SMALL) + 8
-    height = 54 + body + 18
-    acting = seat in view.to_act and not view.finished
+    body = sum(_flow_height(lines) for lines in groups) + len(text_lines) * line_height(SMALL) + 8
+    height = 50 + body + 16
 
     def paint(draw: Draw, y: int) -> None:
-        rounded_box(
-            draw,
-            (LEFT, y, RIGHT, y + height - 12),
-            fill=Palette.panel,
-            outline=color,
-            width=5 if acting else 3,
-        )
-        draw.rounded_rectangle((LEFT, y, RIGHT, y + 46), radius=12, fill=color)
-        draw.rectangle((LEFT, y + 30, RIGHT, y + 46), fill=color)
+        rounded_box(draw, (LEFT, y, RIGHT, y + height - 10), fill=Palette.panel, outline=color, width=3)
+        _band(draw, (LEFT, y, RIGHT, y + height - 10), color, 42)
         vp = f"{info.vp} VP"
-        suffix = (f" — {info.nation}" if info.nation else "") + ("  (you)" if view.seat == seat else "")
-        room = INNER - 40 - text_width(vp, 28, bold=True)
-        title, size = fit_name(info.name, room, 28, suffix=suffix, bold=True, minimum=SMALL)
-        draw_text(draw, (LEFT + 14, y + 23), title, size=size, bold=True, fill=WHITE, anchor="lm")
-        draw_text(draw, (RIGHT - 14, y + 23), vp, size=28, bold=True, fill=WHITE, anchor="rm")
-        top = y + 54
+        suffix = f" — {info.nation}" if info.nation else ""
+        room = INNER - 40 - text_width(vp, 26, bold=True)
+        title, size = fit_name(info.name, room, 26, suffix=suffix, bold=True, minimum=SMALL)
+        draw_text(draw, (LEFT + 14, y + 21), title, size=size, bold=True, fill=WHITE, anchor="lm")
+        draw_text(draw, (RIGHT - 14, y + 21), vp, size=26, bold=True, fill=WHITE, anchor="rm")
+        top = y + 50
         _draw_flow(draw, LEFT + 14, top, groups[0])
         top += _flow_height(groups[0])
-        for line in note_lines:
+        for line in text_lines:
             draw_text(draw, (LEFT + 14, top), line, size=SMALL, fill=Palette.muted)
             top += line_height(SMALL)
         top += 8
@@ -912,470 +1450,235 @@ def _panel(sheet: Sheet, view: CityOfIronView, seat: int) -> None:
     sheet.block(height, paint)
 
 
-# ---- towns and lands ---------------------------------------------------------------------------
+def _nations_section(view: View, target: str | None = None) -> bytes:
+    assert isinstance(view, CityOfIronView)
+    sheet = _section_sheet(view, "nations")
+    abilities = _abilities(view)
+    for seat in _order(view):
+        _panel(sheet, view, seat, abilities)
+    _text_block(
+        sheet,
+        "citizen 1·4 = 1 card in the citizen draw pile, 4 in its discard pile; draws 2 cit 1 mil = "
+        "cards drawn each End Round; ➜3 = the nation's distance; 3/5 = buildings in a city / its spaces; "
+        "+1D = districts; ⚔ a town's defence.",
+    )
+    return to_png(sheet.image())
 
 
-def _towns(sheet: Sheet, view: CityOfIronView, shown: int = 3) -> None:
-    """Each neutral pile as a row of its top cards (the top one may be attacked; eyes reach deeper)."""
-    piles = [(stars, view.town_piles.get(stars, [])) for stars in sorted(view.town_piles)]
-    sheet.heading("Towns to attack  ·  top card first  ·  ⚔ defence ➜ distance")
-    label_width = 92
-    width = (INNER - label_width - (shown - 1) * GAP) // shown
-    row = 82
+# ---- sections: buildings, towns, lands, key ----------------------------------------------------
 
-    def paint(draw: Draw, y: int) -> None:
-        for index, (stars, pile) in enumerate(piles):
-            top = y + index * row
-            draw_text(draw, (LEFT, top + 4), "★" * int(stars), size=24, bold=True, fill=Palette.accent)
-            draw_text(draw, (LEFT, top + 36), f"{len(pile)} left", size=SMALL, fill=Palette.muted)
+
+def _buildings_section(view: View, target: str | None = None) -> bytes:
+    assert isinstance(view, CityOfIronView)
+    sheet = _section_sheet(view, "buildings on offer")
+    _offer_heading(sheet, view, f"Row ({sum(1 for info in view.row if info)} on offer)")
+    _offer(sheet, view, columns=2, text=True)
+    _text_block(
+        sheet,
+        f"Building discard pile: {view.discard_count}. Tiles: cost, land needed, goods, effects (see the key).",
+    )
+    return to_png(sheet.image())
+
+
+def _town_tile(draw: Draw, box: tuple[int, int, int, int], town: TownInfo, *, top_card: bool) -> None:
+    x, y, x1, _ = box
+    draw.rounded_rectangle(
+        box,
+        radius=10,
+        fill=Palette.panel if top_card else SOFT,
+        outline=Palette.ink if top_card else Palette.line,
+        width=3 if top_card else 2,
+    )
+    stats = f"⚔{town.defense} ➜{town.distance}"
+    draw_text(draw, (x1 - 8, y + 6), stats, size=SMALL, bold=True, anchor="ra")
+    room = x1 - x - 24 - text_width(stats, SMALL, bold=True)
+    draw_text(draw, (x + 8, y + 6), ellipsize(town.name, room, SMALL, bold=True), size=SMALL, bold=True)
+    _draw_flow(draw, x + 8, y + 38, _flow(_town_effects(town), x1 - x - 16, max_lines=2))
+
+
+def _town_height(town: TownInfo, width: int) -> int:
+    return 40 + _flow_height(_flow(_town_effects(town), width - 16, max_lines=2)) + 2
+
+
+def _towns_section(view: View, target: str | None = None) -> bytes:
+    """Each neutral pile's top two cards (the top one may be attacked; eyes reach deeper), then the
+    expansion towns."""
+    assert isinstance(view, CityOfIronView)
+    sheet = _section_sheet(view, "towns")
+    _text_block(sheet, "Top card first · ⚔ defence · ➜ distance", size=SMALL, color=Palette.muted)
+    label_width = 84
+    width = (INNER - label_width - GAP) // 2
+    for stars in sorted(view.town_piles):
+        pile = view.town_piles[stars]
+        shown = pile[:2]
+        height = max([_town_height(town, width) for town in shown] + [70])
+
+        def paint(draw: Draw, y: int, stars: str = stars, pile=pile, shown=shown, height=height) -> None:  # noqa: ANN001
+            draw_text(draw, (LEFT, y + 4), "★" * int(stars), size=BODY, bold=True, fill=Palette.accent)
+            draw_text(draw, (LEFT, y + 36), f"{len(pile)} left", size=SMALL, fill=Palette.muted)
             if not pile:
-                draw_text(draw, (LEFT + label_width, top + 20), "empty", size=SMALL, fill=Palette.muted)
-            for position, town in enumerate(pile[:shown]):
+                draw_text(draw, (LEFT + label_width, y + 20), "empty", size=SMALL, fill=Palette.muted)
+            for position, town in enumerate(shown):
                 x = LEFT + label_width + position * (width + GAP)
-                first = position == 0
-                draw.rounded_rectangle(
-                    (x, top, x + width, top + row - 10),
-                    radius=10,
-                    fill=Palette.panel if first else SOFT,
-                    outline=Palette.ink if first else Palette.line,
-                    width=3 if first else 2,
-                )
-                stats = f"⚔{town.defense} ➜{town.distance}"
-                draw_text(draw, (x + width - 8, top + 6), stats, size=SMALL, bold=True, anchor="ra")
-                room = width - 24 - text_width(stats, SMALL, bold=True)
-                draw_text(
-                    draw,
-                    (x + 8, top + 6),
-                    ellipsize(town.name, room, SMALL, bold=True),
-                    size=SMALL,
-                    bold=True,
-                )
-                _draw_flow(draw, x + 8, top + 36, _flow(_town_effects(town), width - 16)[:1])
+                _town_tile(draw, (x, y, x + width, y + height), town, top_card=position == 0)
 
-    if piles:
-        sheet.block(row * len(piles) + 4, paint)
+        sheet.block(height + GAP, paint)
     if view.expansion_row:
-        sheet.space(6)
         towns = view.expansion_row
+        _small_heading(sheet, f"Expansion towns (deck {view.expansion_deck_count})", Palette.accent)
 
         def layout(index: int, width: int) -> int:
-            lines = _flow(_town_effects(towns[index]), width - 20)
-            return 48 + _flow_height(lines) + 4
+            return _town_height(towns[index], width)
 
         def paint_tile(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
-            town = towns[index]
-            rounded_box(
-                draw, (x, y, x + width, y + height), fill=Palette.panel, outline=Palette.accent, width=3
-            )
-            stats = f"⚔{town.defense} ➜{town.distance}"
-            draw_text(draw, (x + width - 10, y + 8), stats, size=SMALL, bold=True, anchor="ra")
-            room = width - 30 - text_width(stats, SMALL, bold=True)
-            draw_text(draw, (x + 10, y + 8), ellipsize(town.name, room, 24, bold=True), size=24, bold=True)
-            _draw_flow(draw, x + 10, y + 46, _flow(_town_effects(town), width - 20))
+            _town_tile(draw, (x, y, x + width, y + height), towns[index], top_card=True)
 
-        caption = f"Expansion towns (deck {view.expansion_deck_count})"
-        sheet.block(
-            34,
-            lambda draw, y: draw_text(draw, (LEFT + 4, y), caption, size=24, bold=True, fill=Palette.accent),
-        )
-        _tiles(sheet, len(towns), 3, layout, paint_tile)
+        _tiles(sheet, len(towns), 2, layout, paint_tile)
+    return to_png(sheet.image())
 
 
-def _lands(sheet: Sheet, view: CityOfIronView) -> None:
-    if not view.lands:
-        return
-    sheet.heading(f"Lands to settle ({len(view.lands)})  ·  ➜ distance")
+def _lands_section(view: View, target: str | None = None) -> bytes:
+    assert isinstance(view, CityOfIronView)
+    sheet = _section_sheet(view, "lands to settle")
     lands = view.lands
-    columns = 2
-    width = (INNER - GAP) // columns
-    row = 50
-    rows = (len(lands) + columns - 1) // columns
-    height = rows * row + 6
+    if not lands:
+        _text_block(sheet, "No land boards are left to settle.", size=SMALL, color=Palette.muted)
+        return to_png(sheet.image())
+    row = 48
 
     def paint(draw: Draw, y: int) -> None:
         for index, land in enumerate(lands):
-            x = LEFT + (index % columns) * (width + GAP)
-            top = y + (index // columns) * row
+            top = y + index * row
             draw.rounded_rectangle(
-                (x, top, x + width, top + row - 8),
-                radius=8,
-                fill=Palette.panel,
-                outline=Palette.line,
-                width=2,
+                (LEFT, top, RIGHT, top + row - 6), radius=8, fill=Palette.panel, outline=Palette.line, width=2
             )
-            left = x + 6
+            left = LEFT + 6
             for land_type in land.lands:
                 left += _land_icon(draw, left, top + 5, land_type, 32) + 4
-            tail: list[Item] = [("badge", f"➜{land.distance}", (60, 110, 150), WHITE)]
+            tail: list[Item] = [("badge", f"➜{land.distance}", DISTANCE, WHITE)]
             if land.requires == "ship":
                 tail.insert(0, ("badge", "⚓ ship", LANDS["coast"][1], WHITE))
             elif land.requires == "airship":
                 tail.insert(0, ("badge", "☁ airship", LANDS["flying_island"][1], Palette.ink))
-            tail_width = sum(_item_width(item) + 6 for item in tail)
-            right = x + width - 6 - tail_width
-            room = right - left - 10
-            draw_text(
-                draw,
-                (left + 4, top + (row - 8) // 2),
-                ellipsize(land.name, room, 24, bold=True),
-                size=24,
-                bold=True,
-                anchor="lm",
-            )
+            right = RIGHT - 6 - sum(_item_width(item) + 6 for item in tail)
+            names = ", ".join(_land(land_type)[0] for land_type in land.lands)
+            text = ellipsize(f"{land.name} ({names})", right - left - 10, SMALL, bold=True)
+            draw_text(draw, (left + 4, top + (row - 6) // 2), text, size=SMALL, bold=True, anchor="lm")
             for item in tail:
                 right += _draw_item(draw, right, top + 4, item) + 6
 
-    sheet.block(height, paint)
-
-
-def _legend(sheet: Sheet) -> None:
-    sheet.space(6)
-    sheet.paragraph(
-        "● coins   ⚗ science   ⚒ work   ➜ distance   ⚔ attack / defence   ◉ eye",
+    _text_block(
+        sheet,
+        "Land types (coloured squares), the distance to settle (➜) and a ship or airship if needed.",
         size=SMALL,
         color=Palette.muted,
     )
-
-    def paint(draw: Draw, y: int) -> None:
-        x = LEFT
-        for land_id, (label, _) in LANDS.items():
-            x += _land_icon(draw, x, y, land_id, 30) + 6
-            draw_text(draw, (x, y + 15), label, size=SMALL, fill=Palette.muted, anchor="lm")
-            x += text_width(label, SMALL) + 18
-
-    sheet.block(40, paint)
-
-
-# ---- a seat's cards ----------------------------------------------------------------------------
-
-
-def _card_tile_layout(card: CardInfo, width: int, *, cost: bool) -> tuple[list[list[Item]], list[str], int]:
-    items = (_cost(card.coins, card.science) if cost else []) + _skills(card)
-    if card.free:
-        items.append(("badge", "FREE action", Palette.good, WHITE))
-    lines = _flow(items, width - 20)
-    text = wrap(card.action, width - 20, SMALL) if card.action else []
-    height = 48 + _flow_height(lines) + len(text) * line_height(SMALL) + 8
-    return lines, text, height
-
-
-def _card_tile(
-    draw: Draw,
-    x: int,
-    y: int,
-    width: int,
-    height: int,
-    card: CardInfo,
-    *,
-    cost: bool,
-    count: int = 1,
-    chosen: int = 0,
-    muted: bool = False,
-) -> None:
-    label, band = CARD_DECKS.get(card.deck, (card.deck, Palette.ink))
-    if muted:
-        band = (150, 146, 140)
-    outline = Palette.ink if chosen else band
-    rounded_box(
-        draw,
-        (x, y, x + width, y + height),
-        fill=_tint(Palette.highlight, 0.5) if chosen else Palette.panel,
-        outline=outline,
-        width=5 if chosen else 3,
-    )
-    draw.rounded_rectangle((x, y, x + width, y + 42), radius=12, fill=band)
-    draw.rectangle((x, y + 30, x + width, y + 42), fill=band)
-    tag = f"×{count}" if count > 1 else ""
-    if chosen:
-        tag = f"✓ {chosen} chosen" + (f" of {count}" if count > 1 else "")
-    tag_width = text_width(tag, SMALL, bold=True) if tag else 0
-    room = width - 24 - tag_width
-    size = fit_size(card.name, room, 24, bold=True, minimum=SMALL)
-    draw_text(
-        draw,
-        (x + 10, y + 21),
-        ellipsize(card.name, room, size, bold=True),
-        size=size,
-        bold=True,
-        fill=WHITE,
-        anchor="lm",
-    )
-    if tag:
-        draw_text(
-            draw,
-            (x + width - 10, y + 21),
-            tag,
-            size=SMALL,
-            bold=True,
-            fill=Palette.highlight if chosen else WHITE,
-            anchor="rm",
-        )
-    lines, text, _ = _card_tile_layout(card, width, cost=cost)
-    _draw_flow(draw, x + 10, y + 50, lines)
-    top = y + 50 + _flow_height(lines)
-    for line in text:
-        draw_text(draw, (x + 10, top), line, size=SMALL, fill=Palette.muted if muted else Palette.ink)
-        top += line_height(SMALL)
-
-
-def _hand(sheet: Sheet, view: CityOfIronView, *, compact: bool = False) -> None:
-    """The seat's hand as tiles (skills and action), or as name chips when `compact`; then its piles."""
-    private = view.private
-    assert private is not None
-    seat = view.seat or 0
-    hand = private.hand
-    sheet.heading(f"Your hand ({len(hand)})", color=Palette.seat(seat))
-    if not hand:
-        sheet.paragraph("No cards in hand.", color=Palette.muted)
-    elif compact:
-        chips: list[Item] = [("chip", card.name, CARD_DECKS[card.deck][1], Palette.panel) for card in hand]
-        hand_lines = _flow(chips, INNER)
-        sheet.block(_flow_height(hand_lines) + 4, lambda draw, y: _draw_flow(draw, LEFT, y, hand_lines))
-    else:
-
-        def layout(index: int, width: int) -> int:
-            return _card_tile_layout(hand[index], width, cost=False)[2]
-
-        def paint(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
-            _card_tile(draw, x, y, width, height, hand[index], cost=False)
-
-        _tiles(sheet, len(hand), 2, layout, paint)
-    half = (INNER - GAP) // 2
-    columns: list[list[list[Item]]] = []
-    for deck, draw_pile, discard in (
-        ("citizen", private.citizen_draw, private.citizen_discard),
-        ("military", private.military_draw, private.military_discard),
-    ):
-        label, color = CARD_DECKS[deck]
-        items: list[Item] = [("label", f"{label} draw pile ({len(draw_pile)}):", color, Palette.ink)]
-        items.extend(("chip", card.name, color, Palette.panel) for card in draw_pile)
-        lines = _flow(items, half)
-        items = [("label", f"discard ({len(discard)}):", color, Palette.ink)]
-        items.extend(("chip", card.name, color, SOFT) for card in discard)
-        columns.append(lines + _flow(items, half))
-    height = max(_flow_height(lines) for lines in columns) + 4
-
-    def paint_piles(draw: Draw, y: int) -> None:
-        for index, lines in enumerate(columns):
-            _draw_flow(draw, LEFT + index * (half + GAP), y, lines)
-
-    sheet.heading("Your piles  ·  draw pile top first", color=Palette.seat(seat))
-    sheet.block(height, paint_piles)
-
-
-def _purchase(sheet: Sheet, view: CityOfIronView) -> None:
-    private = view.private
-    assert private is not None and view.seat is not None
-    me = view.seats[view.seat]
-    chosen_coins = sum(card.coins for card in private.selected)
-    chosen_science = sum(card.science for card in private.selected)
-    coins_left, science_left = me.coins - chosen_coins, me.science - chosen_science
-    groups: dict[str, list[CardInfo]] = {}
-    for card in private.unpurchased:
-        groups.setdefault(card.name + "/" + card.deck, []).append(card)
-    chosen_names: dict[str, int] = {}
-    for card in private.selected:
-        key = card.name + "/" + card.deck
-        chosen_names[key] = chosen_names.get(key, 0) + 1
-    entries = sorted(
-        groups.items(), key=lambda entry: (entry[1][0].deck, entry[1][0].coins, entry[1][0].name)
-    )
-
-    def buyable(key: str, card: CardInfo) -> bool:
-        return bool(chosen_names.get(key)) or (card.coins <= coins_left and card.science <= science_left)
-
-    shown = [(key, cards) for key, cards in entries if buyable(key, cards[0])]
-    dear = [(key, cards) for key, cards in entries if not buyable(key, cards[0])]
-    status = "done choosing" if not me.choosing else "choosing"
-    sheet.heading("Buy cards (secret)  ·  " + status, color=Palette.seat(view.seat))
-
-    def summary(draw: Draw, y: int) -> None:
-        x = LEFT
-        draw_text(draw, (x, y + 4), "Chosen:", size=24, bold=True)
-        x += text_width("Chosen:", 24, bold=True) + 10
-        x += _coin(draw, x, y, chosen_coins, 24) + 6
-        x += _badge(draw, x, y, f"⚗{chosen_science}", SCIENCE, WHITE, 24) + 24
-        draw_text(draw, (x, y + 4), "left:", size=24, bold=True)
-        x += text_width("left:", 24, bold=True) + 10
-        x += _coin(draw, x, y, coins_left, 24) + 6
-        _badge(draw, x, y, f"⚗{science_left}", SCIENCE, WHITE, 24)
-
-    sheet.block(line_height(24) + 16, summary)
-    if not entries:
-        sheet.paragraph("No cards left to buy.", color=Palette.muted)
-        return
-
-    def layout(index: int, width: int) -> int:
-        return _card_tile_layout(shown[index][1][0], width, cost=True)[2]
-
-    def paint(draw: Draw, index: int, x: int, y: int, width: int, height: int) -> None:
-        key, cards = shown[index]
-        _card_tile(
-            draw, x, y, width, height, cards[0], cost=True, count=len(cards), chosen=chosen_names.get(key, 0)
-        )
-
-    _tiles(sheet, len(shown), 3, layout, paint)
-    if dear:
-        items: list[Item] = [("label", "Too dear now:", Palette.muted, Palette.ink)]
-        for _, cards in dear:
-            card = cards[0]
-            items.append(
-                (
-                    "chip",
-                    card.name + (f" ×{len(cards)}" if len(cards) > 1 else ""),
-                    CARD_DECKS[card.deck][1],
-                    SOFT,
-                )
-            )
-            items.append(("coin", str(card.coins), GOLD, Palette.ink))
-            if card.science:
-                items.append(("badge", f"⚗{card.science}", SCIENCE, WHITE))
-        dear_lines = _flow(items, INNER)
-        sheet.block(_flow_height(dear_lines) + 4, lambda draw, y: _draw_flow(draw, LEFT, y, dear_lines))
-
-
-# ---- final scoreboard --------------------------------------------------------------------------
-
-
-def _scoreboard(sheet: Sheet, view: CityOfIronView, final: FinalInfo) -> None:
-    sheet.paragraph(with_names(final.reason, view.players, 26, bold=True), size=26, bold=True)
-    sheet.space(4)
-    inner = INNER - 28
-    blocks: list[tuple[ScoreLine, list[list[Item]]]] = []
-    for line in final.lines:
-        items: list[Item] = [("badge", f"{line.scorings} VP from Score cards", VP_COLOR, WHITE)]
-        items.append(("badge", "last Score card:", SOFT, Palette.ink))
-        for source, value in line.last_scoring.items():
-            items.append(("badge", f"{source} {value}", _tint(VP_COLOR, 0.7), Palette.ink))
-        if not line.last_scoring:
-            items.append(("badge", "nothing", _tint(VP_COLOR, 0.7), Palette.ink))
-        for source, value in line.bonuses.items():
-            items.append(("badge", f"{source} {value:+d}", Palette.good if value > 0 else Palette.bad, WHITE))
-        blocks.append((line, _flow(items, inner - 90)))
-    medals = {1: (212, 160, 20), 2: (150, 150, 160), 3: (170, 100, 50)}
-    heights = [64 + _flow_height(lines) + 10 for _, lines in blocks]
-    height = sum(heights) + 10 * len(heights)
-
-    def paint(draw: Draw, y: int) -> None:
-        top = y
-        for (line, lines), block_height in zip(blocks, heights, strict=True):
-            seat = line.seat
-            place = line.place
-            color = Palette.seat(seat)
-            rounded_box(
-                draw,
-                (LEFT, top, RIGHT, top + block_height),
-                fill=_tint(color, 0.85),
-                outline=color,
-                width=4 if place == 1 else 2,
-            )
-            medal = medals.get(place, Palette.muted)
-            draw.ellipse((LEFT + 12, top + 10, LEFT + 64, top + 62), fill=medal, outline=Palette.ink, width=2)
-            draw_text(draw, (LEFT + 38, top + 36), str(place), size=30, bold=True, fill=WHITE, anchor="mm")
-            vp = f"{line.vp} VP"
-            tie = f"{line.coins}● · {line.goods} goods"
-            vp_width = text_width(vp, 36, bold=True)
-            tie_width = text_width(tie, SMALL, bold=True)
-            room = INNER - 110 - vp_width - tie_width - 30
-            name, size = fit_name(view.seats[seat].name, room, 32, bold=True, minimum=SMALL)
-            draw_text(draw, (LEFT + 80, top + 36), name, size=size, bold=True, fill=Palette.ink, anchor="lm")
-            draw_text(draw, (RIGHT - 14, top + 36), vp, size=36, bold=True, fill=VP_COLOR, anchor="rm")
-            draw_text(
-                draw,
-                (RIGHT - 28 - vp_width, top + 38),
-                tie,
-                size=SMALL,
-                bold=True,
-                fill=Palette.muted,
-                anchor="rm",
-            )
-            _draw_flow(draw, LEFT + 80, top + 66, lines)
-            top += block_height + 10
-
-    sheet.block(height, paint)
-    sheet.paragraph("Ties are broken by coins, then goods.", size=SMALL, color=Palette.muted)
-
-
-# ---- the pictures ------------------------------------------------------------------------------
-
-
-def _public(view: CityOfIronView, marks: frozenset[str]) -> Sheet:
-    sheet = Sheet(changed=marks)
-    if view.finished and view.final is not None:
-        _header(sheet, view, "City of Iron — final scores")
-        _scoreboard(sheet, view, view.final)
-        sheet.heading("Nations")
-        _players_table(sheet, view)
-        sheet.heading("Goods")
-        _goods_table(sheet, view)
-        for seat in _order(view):
-            _panel(sheet, view, seat)
-        _legend(sheet)
-        return sheet
-    _header(sheet, view, "City of Iron")
-    _players_table(sheet, view)
-    sheet.space(6)
-    _track(sheet, view)
-    _building_row(sheet, view)
-    sheet.heading("Goods")
-    _goods_table(sheet, view)
-    sheet.heading("Nations")
-    for seat in _order(view):
-        _panel(sheet, view, seat)
-    _towns(sheet, view)
-    _lands(sheet, view)
-    _legend(sheet)
-    return sheet
-
-
-def _seat_sheet(view: CityOfIronView, marks: frozenset[str]) -> Sheet:
-    seat = view.seat
-    assert seat is not None
-    sheet = Sheet(changed=marks)
-    me = view.seats[seat]
-    name = player_name(me.name, NAME_WIDTH, 40, bold=True)
-    _header(sheet, view, f"City of Iron — {name}'s cards", Palette.seat(seat))
-    if view.finished and view.final is not None:
-        _scoreboard(sheet, view, view.final)
-    if view.phase == "purchase" and view.private is not None:
-        _purchase(sheet, view)
-    if view.private is not None:
-        _hand(sheet, view, compact=view.phase == "purchase")
-    sheet.heading("Your nation", color=Palette.seat(seat))
-    _panel(sheet, view, seat)
-    sheet.heading("Board")
-    _players_table(sheet, view)
-    sheet.space(6)
-    _track(sheet, view)
-    if not view.finished:
-        _building_row(sheet, view)
-    sheet.heading("Goods")
-    _goods_table(sheet, view)
-    if not view.finished:
-        _towns(sheet, view)
-        _lands(sheet, view)
-    _legend(sheet)
-    return sheet
-
-
-def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
-    """The board (or a seat's sheet); `marks` are cells to frame as changed since the viewer's move."""
-    assert isinstance(view, CityOfIronView), "renderer.city_of_iron draws City of Iron views"
-    sheet = _public(view, marks) if view.seat is None else _seat_sheet(view, marks)
+    sheet.block(row * len(lands) + 4, paint)
     return to_png(sheet.image())
 
 
-PLAYER_FIELDS = ("vp", "income", "coins", "science", "hand", "acts")
-"""The nations table's number columns, in drawing order: the keys its changed cells are marked by."""
+KEY_LINES: tuple[tuple[Item, str], ...] = (
+    (("coin", "3", GOLD, Palette.ink), "coins: a cost, or an amount owned"),
+    (("badge", "⚗1", SCIENCE, WHITE), "science: a cost, or an amount owned"),
+    (("badge", "♛", Palette.seat(0), WHITE), "goods a nation has the most of (ties share it)"),
+    (("label", "3+1", Palette.good, Palette.ink), "income: 3 from the track + 1 coin for leading goods"),
+    (("label", "Acts", Palette.muted, Palette.ink), "actions left this round (… choosing cards, ✓ done)"),
+    (("badge", "+3 VP", VP_COLOR, WHITE), "VP at each scoring while 1st or 2nd in its good"),
+    (("badge", "+1 inc", GOLD, Palette.ink), "income: coins at every income"),
+    (("badge", "+1⚗/rd", SCIENCE, WHITE), "science at every End Round"),
+    (("badge", "+1 cit", CARD_DECKS["citizen"][1], WHITE), "citizen cards drawn every round (mil: military)"),
+    (("badge", "+2 sp", Palette.ink, WHITE), "building spaces in its city"),
+    (("badge", "◉", Palette.ink, WHITE), "eye: attack one card deeper into a town pile"),
+    (("badge", "⚒1", SKILL, WHITE), "work skill"),
+    (("badge", "➜2", DISTANCE, WHITE), "distance skill (on towns and lands: distance)"),
+    (("badge", "⚔2", CARD_DECKS["military"][1], WHITE), "attack (on towns: defence)"),
+    (("badge", "⚓ ship", LANDS["coast"][1], WHITE), "ship, or ☁ airship, needed for some lands"),
+    (("badge", "FREE", Palette.good, WHITE), "a free action, played before your action"),
+    (("badge", "citizen 1·4", CARD_DECKS["citizen"][1], WHITE), "1 card in the draw pile, 4 discarded"),
+    (("badge", "Track", Palette.muted, WHITE), "bid costs; turn order runs right to left"),
+    (("label", "★★", Palette.accent, Palette.ink), "a town's stars (its pile)"),
+)
+"""The key section's rows: a sample of the symbol as drawn, and what it means."""
 
 
-def _numbers(info: PlayerInfo) -> dict[str, int]:
+def _key_section(view: View, target: str | None = None) -> bytes:
+    assert isinstance(view, CityOfIronView)
+    sheet = _section_sheet(view, "key")
+    sample = 170
+    rows = [(item, wrap(text, INNER - sample, SMALL)) for item, text in KEY_LINES]
+
+    def paint(draw: Draw, y: int) -> None:
+        top = y
+        for item, lines in rows:
+            _draw_item(draw, LEFT, top, item)
+            for index, line in enumerate(lines):
+                draw_text(draw, (LEFT + sample, top + 4 + index * line_height(SMALL)), line, size=SMALL)
+            top += max(STEP, len(lines) * line_height(SMALL) + 8)
+
+    sheet.block(sum(max(STEP, len(lines) * line_height(SMALL) + 8) for _, lines in rows), paint)
+    lands = list(LANDS.items())
+
+    def paint_lands(draw: Draw, y: int) -> None:
+        for index, (land_id, (label, _)) in enumerate(lands):
+            x = LEFT + (index % 3) * (INNER // 3)
+            top = y + (index // 3) * 40
+            _land_icon(draw, x, top, land_id, 32)
+            draw_text(draw, (x + 40, top + 16), label, size=SMALL, anchor="lm")
+
+    _small_heading(sheet, "Land types", Palette.accent)
+    sheet.block(((len(lands) + 2) // 3) * 40 + 4, paint_lands)
+    _text_block(
+        sheet,
+        "Building tiles: A, B, C decks by band colour. Magenta frames: what changed since the last turn post.",
+        size=SMALL,
+        color=Palette.muted,
+    )
+    return to_png(sheet.image())
+
+
+OVERLAYS = (
+    Overlay(
+        name="goods",
+        description="Goods: every nation's amounts, who leads, VP and coin bonuses",
+        draw=_goods_section,
+    ),
+    Overlay(
+        name="nations",
+        description="Nations: cities, buildings, towns, stored buildings, card piles",
+        draw=_nations_section,
+    ),
+    Overlay(
+        name="buildings",
+        description="The building row in full, with each building's text",
+        draw=_buildings_section,
+    ),
+    Overlay(
+        name="towns",
+        description="Towns to attack: each pile's top cards and the expansion towns",
+        draw=_towns_section,
+    ),
+    Overlay(
+        name="lands",
+        description="Land boards left to settle: land types, distance, ship needs",
+        draw=_lands_section,
+    ),
+    Overlay(
+        name="key", description="What every symbol and abbreviation on the pictures means", draw=_key_section
+    ),
+)
+
+
+# ---- changes -----------------------------------------------------------------------------------
+
+
+def _numbers(view: CityOfIronView, info: PlayerInfo, leads: int) -> dict[str, int | str]:
     return {
         "vp": info.vp,
         "income": info.income + info.income_bonus,
         "coins": info.coins,
         "science": info.science,
         "hand": info.hand_size,
+        "lead": leads,
     }
 
 
@@ -1383,21 +1686,55 @@ def _banner_name(name: str) -> str:
     return player_name(name, NAME_WIDTH, BANNER_SIZE)
 
 
+def _built(info: PlayerInfo) -> list[str]:
+    return sorted(
+        [building.name for city in info.cities for building in city.buildings]
+        + [town.name for town in info.towns]
+    )
+
+
+def _gained(before: list[str], after: list[str]) -> tuple[list[str], list[str]]:
+    """What is in `after` and not `before`, and the other way round (as multisets)."""
+    rest = list(before)
+    gained = []
+    for name in after:
+        if name in rest:
+            rest.remove(name)
+        else:
+            gained.append(name)
+    return gained, rest
+
+
 def changes(old: View, new: View) -> Changes:
-    """Cells of the nations table, the goods table and the building row that changed between two views
-    of the same viewer, with the changes in words."""
+    """The parts of the turn picture that changed between two views of the same viewer (nations table
+    cells, track spaces, building tiles, round, scorings, deck), with those and the goods section's
+    changes in words."""
     assert isinstance(old, CityOfIronView) and isinstance(new, CityOfIronView)
     marks: set[str] = set()
     lines: list[str] = []
-    labels = {"vp": "VP", "income": "income", "coins": "coins", "science": "science", "hand": "cards in hand"}
+    labels = {
+        "vp": "VP",
+        "income": "income",
+        "coins": "coins",
+        "science": "science",
+        "hand": "cards in hand",
+        "lead": "goods led",
+    }
+    old_leads, new_leads = _leads(old), _leads(new)
     for seat, (before, after) in enumerate(zip(old.seats, new.seats, strict=True)):
-        was, now = _numbers(before), _numbers(after)
+        name = _banner_name(after.name)
+        was, now = _numbers(old, before, old_leads[seat]), _numbers(new, after, new_leads[seat])
         for key, label in labels.items():
             if was[key] != now[key]:
                 marks.add(f"{key}:{seat}")
-                lines.append(change(f"{_banner_name(after.name)}: {label}", was[key], now[key]))
-        if before.actions_left != after.actions_left and new.phase == "actions":
+                lines.append(change(f"{name}: {label}", was[key], now[key]))
+        if _acts(old, before) != _acts(new, after) and new.phase in ("actions", "purchase"):
             marks.add(f"acts:{seat}")
+        gained, lost = _gained(_built(before), _built(after))
+        if gained:
+            lines.append(f"{name} gained {', '.join(gained)} (nations section)")
+        if lost:
+            lines.append(f"{name} lost {', '.join(lost)} (nations section)")
     goods_before = {good.id: good.amounts for good in old.goods}
     for good in new.goods:
         amounts = goods_before.get(good.id, [0] * len(good.amounts))
@@ -1405,13 +1742,38 @@ def changes(old: View, new: View) -> Changes:
             if was_amount != now_amount:
                 marks.add(f"good:{good.id}:{seat}")
                 lines.append(
-                    change(f"{_banner_name(new.seats[seat].name)}: {good.name}", was_amount, now_amount)
+                    change(
+                        f"Goods section: {_banner_name(new.seats[seat].name)}'s {good.name}",
+                        was_amount,
+                        now_amount,
+                    )
                 )
     old_row = [info.uid if info else None for info in old.row]
     for index, info in enumerate(new.row):
         if (old_row[index] if index < len(old_row) else None) != (info.uid if info else None):
             marks.add(f"row:{index}")
             lines.append(f"Building row: {info.name if info else 'an empty space'} in space {index + 1}")
+    for index, who in enumerate(new.track):
+        was = old.track[index] if index < len(old.track) else None
+        if was != who:
+            marks.add(f"track:{index}")
+            if who is not None:
+                lines.append(
+                    f"Track: {_banner_name(new.seats[who].name)} bid {new.bid_costs[index]} (space {index + 1})"
+                )
+    if old.deck_count != new.deck_count or old.cards_to_next_score != new.cards_to_next_score:
+        marks.add("deck")
+    if old.scorings != new.scorings:
+        marks.add("scorings")
+        lines.insert(0, f"Scoring {new.scorings} of 3 done")
+    for key, flag, text in (
+        ("score_due", new.score_due, "A Score card was drawn"),
+        ("last_round", new.last_round, "This is the last round"),
+    ):
+        if flag and not getattr(old, key):
+            marks.add(key)
+            lines.insert(0, text)
     if old.round != new.round:
+        marks.add("round")
         lines.insert(0, f"Round {old.round} → {new.round}")
     return Changes(marks=frozenset(marks), lines=tuple(lines))
