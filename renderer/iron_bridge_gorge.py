@@ -450,9 +450,10 @@ def _seat_table(flow: _Flow, view: IronBridgeGorgeView, seats: Sequence[SeatView
 
 # ---- cards --------------------------------------------------------------------------------------
 COMPACT_COLUMNS = 3
-COMPACT_HEIGHT = 98
-"""A compact tile (turn picture): the name on a band of the type's colour, then cost and revenue."""
 CARD_COLUMNS = 2
+"""Full cards (hand, `cards` section) two a row: room for the requirements."""
+PILL_ROW = 36
+"""Under a compact tile's band (the name on the type's colour): cost and revenue pills, type letter."""
 
 
 def _tile_width(columns: int) -> int:
@@ -466,39 +467,71 @@ def _name_lines(name: str, width: int) -> list[str]:
     return lines
 
 
-def _compact_tile(draw: Draw, xy: tuple[int, int], width: int, card: CardView) -> None:
-    x, y = xy
-    label, band, ink = TYPES[card.type]
-    bottom = y + COMPACT_HEIGHT
-    rounded_box(draw, (x, y, x + width, bottom), fill=Palette.panel, outline=band, width=3, radius=10)
-    draw.rounded_rectangle((x, y, x + width, y + 62), radius=10, fill=band)
-    draw.rectangle((x, y + 50, x + width, y + 62), fill=band)
-    lines = _name_lines(card.name, width - 16)
-    top = y + 31 - len(lines) * line_height(BODY) // 2
+def _band_height(lines: int) -> int:
+    return lines * line_height(BODY) + 10
+
+
+@dataclass(frozen=True)
+class _Compact:
+    """The Opportunity row's tiles laid out in rows of three, each row as tall as its longest name."""
+
+    rows: list[list[tuple[CardView, list[str]]]]
+
+    @staticmethod
+    def of(cards: Sequence[CardView]) -> _Compact:
+        width = _tile_width(COMPACT_COLUMNS) - 16
+        named = [(card, _name_lines(card.name, width)) for card in cards]
+        return _Compact(
+            [named[start : start + COMPACT_COLUMNS] for start in range(0, len(named), COMPACT_COLUMNS)]
+        )
+
+    @staticmethod
+    def band(row: Sequence[tuple[CardView, list[str]]]) -> int:
+        return _band_height(max(len(lines) for _, lines in row))
+
+    def height(self, rows: int | None = None) -> int:
+        return sum(self.band(row) + PILL_ROW + GAP for row in self.rows[:rows])
+
+    def fitting(self, room: int) -> int:
+        """How many of the first rows fit in `room` px."""
+        count = 0
+        while count < len(self.rows) and self.height(count + 1) <= room:
+            count += 1
+        return count
+
+
+def _compact_tile(
+    draw: Draw, box: tuple[int, int, int, int], band_height: int, entry: tuple[CardView, list[str]]
+) -> None:
+    card, lines = entry
+    x, y, right, bottom = box
+    _, band, ink = TYPES[card.type]
+    rounded_box(draw, box, fill=Palette.panel, outline=band, width=3, radius=10)
+    draw.rounded_rectangle((x, y, right, y + band_height), radius=10, fill=band)
+    draw.rectangle((x, y + band_height - 12, right, y + band_height), fill=band)
+    top = y + band_height // 2 - len(lines) * line_height(BODY) // 2
     for number, line in enumerate(lines):
         draw_text(draw, (x + 8, top + number * line_height(BODY)), line, size=BODY, bold=True, fill=ink)
     pill_x = x + 8
-    pill_x += pill(draw, (pill_x, y + 64), f"{card.cost}c", fill=Palette.accent, size=BODY) + 6
-    pill(draw, (pill_x, y + 64), f"+{card.revenue}", fill=Palette.good, size=BODY)
-    draw_text(
-        draw, (x + width - 10, y + 80), card.type, size=BODY, bold=True, fill=Palette.muted, anchor="rm"
-    )
+    pill_x += pill(draw, (pill_x, y + band_height + 2), f"{card.cost}c", fill=Palette.accent, size=BODY) + 6
+    pill(draw, (pill_x, y + band_height + 2), f"+{card.revenue}", fill=Palette.good, size=BODY)
+    middle = y + band_height + 2 + (line_height(BODY) + 4) // 2
+    draw_text(draw, (right - 10, middle), card.type, size=BODY, bold=True, fill=Palette.muted, anchor="rm")
 
 
-def _compact_rows(count: int) -> int:
-    return (count + COMPACT_COLUMNS - 1) // COMPACT_COLUMNS
-
-
-def _compact_tiles(flow: _Flow, cards: Sequence[CardView], *, mark: str = "") -> None:
+def _compact_tiles(flow: _Flow, tiles: _Compact, *, mark: str = "") -> None:
     width = _tile_width(COMPACT_COLUMNS)
-    rows = _compact_rows(len(cards))
-    height = rows * (COMPACT_HEIGHT + GAP)
+    height = tiles.height()
     sheet = flow.sheet
 
     def paint(draw: Draw, y: int) -> None:
-        for index, card in enumerate(cards):
-            x = MARGIN + (index % COMPACT_COLUMNS) * (width + GAP)
-            _compact_tile(draw, (x, y + (index // COMPACT_COLUMNS) * (COMPACT_HEIGHT + GAP)), width, card)
+        top = y
+        for row in tiles.rows:
+            band = tiles.band(row)
+            for column, entry in enumerate(row):
+                x = MARGIN + column * (width + GAP)
+                _compact_tile(draw, (x, top, x + width, top + band + PILL_ROW), band, entry)
+            top += band + PILL_ROW + GAP
         if mark:
             sheet.mark(mark, (MARGIN, y, PHONE_WIDTH - MARGIN, y + height - GAP))
 
@@ -597,7 +630,17 @@ def _card_list(flow: _Flow, cards: Sequence[CardView], marks: Sequence[str] = ()
             draw_text(draw, (MARGIN + 15, top + 18), card.type, size=BODY, bold=True, fill=ink, anchor="mm")
             numbers = f"{card.cost}c  +{card.revenue}"
             room = INNER - 48 - text_width(numbers, BODY, bold=True) - 16
-            draw_text(draw, (MARGIN + 42, top + 18), ellipsize(card.name, room, BODY), size=BODY, anchor="lm")
+            name = ellipsize(card.name, room, BODY)
+            draw_text(draw, (MARGIN + 42, top + 18), name, size=BODY, anchor="lm")
+            needs = ellipsize(" · " + _needs(card).lower(), room - text_width(name, BODY), BODY)
+            draw_text(
+                draw,
+                (MARGIN + 42 + text_width(name, BODY), top + 18),
+                needs,
+                size=BODY,
+                fill=Palette.muted,
+                anchor="lm",
+            )
             draw_text(draw, (PHONE_WIDTH - MARGIN, top + 18), numbers, size=BODY, bold=True, anchor="rm")
             if index < len(marks) and marks[index]:
                 sheet.mark(marks[index], (MARGIN - 4, top, PHONE_WIDTH - MARGIN + 4, top + LIST_HEIGHT - 2))
@@ -612,10 +655,10 @@ def _trade_lines(view: IronBridgeGorgeView) -> list[str]:
     if proposal is None:
         return []
     if proposal.text is not None:
-        return wrap("Trade offer: " + with_names(proposal.text, view.players, BODY), INNER, BODY)[:4]
+        return wrap("Trade offer: " + with_names(proposal.text, view.players, BODY), INNER - 20, BODY)[:4]
     proposer = player_name(view.players[proposal.proposer], NAME_WIDTH - 60, BODY)
     partner = player_name(view.players[proposal.partner], NAME_WIDTH - 60, BODY)
-    return wrap(f"Trade: {proposer} offered {partner} a trade; waiting for the answer.", INNER, BODY)[:2]
+    return wrap(f"Trade: {proposer} offered {partner} a trade; waiting for the answer.", INNER - 20, BODY)[:2]
 
 
 def _trade(flow: _Flow, view: IronBridgeGorgeView) -> None:
@@ -645,6 +688,30 @@ def _row_heading(view: IronBridgeGorgeView) -> str:
     return f"On offer: {len(view.row)} card{'s' if len(view.row) != 1 else ''} · deck {view.deck_count} · discard {view.discard_count}"
 
 
+def _offer(flow: _Flow, cards: Sequence[CardView]) -> None:
+    """The Opportunity row's tiles, all of them when they fit (before the key line, which gives way),
+    else as many rows as fit with the rest counted and pointed to: never shrunk below readable."""
+    tiles = _Compact.of(cards)
+    if tiles.height() > flow.room:
+        rows = tiles.fitting(flow.room - line_height(BODY) - 4)
+        tiles = _Compact(tiles.rows[:rows])
+    shown = sum(len(row) for row in tiles.rows)
+    if tiles.rows:
+        _compact_tiles(flow, tiles, mark="row")
+    if shown < len(cards):
+        more = f"+ {len(cards) - shown} more on offer: /board overlay:cards"
+        _lines_block(
+            flow, [ellipsize(more, INNER, BODY)], color=Palette.muted, mark="" if tiles.rows else "row"
+        )
+
+
+def _short_key(flow: _Flow) -> None:
+    """As many lines of the short key as there is room for (the `key` section has all of it)."""
+    lines = [line for index, line in enumerate(SHORT_KEY) if (index + 1) * line_height(BODY) + 4 <= flow.room]
+    if lines:
+        _lines_block(flow, [ellipsize(line, INNER, BODY) for line in lines], color=Palette.muted)
+
+
 def _turn(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     flow = _flow(marks)
     _header(flow, view, title=_round_title(view), subtitle=_status(view))
@@ -653,25 +720,11 @@ def _turn(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     _seat_table(flow, view)
     _trade(flow, view)
     _heading(flow, _row_heading(view))
-    footer = line_height(BODY) + 6
-    cards = list(view.row)
-    if not cards:
+    if not view.row:
         _lines_block(flow, ["Nothing left on offer this round."], color=Palette.muted)
     else:
-        fitting = max(0, (flow.room - footer - line_height(BODY)) // (COMPACT_HEIGHT + GAP)) * COMPACT_COLUMNS
-        shown = (
-            cards
-            if _compact_rows(len(cards)) * (COMPACT_HEIGHT + GAP) <= flow.room - footer
-            else cards[:fitting]
-        )
-        _compact_tiles(flow, shown, mark="row")
-        if len(shown) < len(cards):
-            _lines_block(
-                flow, [f"+ {len(cards) - len(shown)} more: /board section:cards"], color=Palette.muted
-            )
-    lines = len(SHORT_KEY) if flow.room >= len(SHORT_KEY) * line_height(BODY) + 4 else 1
-    if flow.room >= footer:
-        _lines_block(flow, [ellipsize(line, INNER, BODY) for line in SHORT_KEY[:lines]], color=Palette.muted)
+        _offer(flow, view.row)
+    _short_key(flow)
     return _png(flow.sheet.image())
 
 
