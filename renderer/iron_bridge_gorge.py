@@ -113,9 +113,11 @@ def _flow(marks: frozenset[str] = frozenset()) -> _Flow:
 def _png(image: Image.Image) -> bytes:
     """PNG bytes of a flat-colour RGB picture: a 64-colour palette built from every 8th row at half
     width (a fast octree; every colour drawn spans at least 6 px both ways, so the sample sees it),
-    the picture mapped onto it, and the fastest zlib level. `canvas.to_png` first copies the image
-    with `convert("RGB")` even when it is RGB already and samples twice as many pixels; this takes
-    about two thirds of its time for a file a tenth larger."""
+    the picture mapped onto it, and the fastest zlib level. Every colour drawn is somewhere at least
+    8 px tall and 2 px wide (frames have sides, text and dots are 22 px), so the sample sees it.
+    `canvas.to_png` first copies the image with `convert("RGB")` even when it is RGB already, samples
+    four times as many pixels and compresses harder: this takes about 70% of its time for a file
+    about 8% larger."""
     sample = image.resize((image.width // 2, max(image.height // 8, 1)), Image.Resampling.NEAREST)
     palette = sample.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
@@ -139,16 +141,13 @@ def _lines_block(
     flow.add(height, paint)
 
 
-def _heading(flow: _Flow, text: str, *, color: Color = Palette.accent, mark: str = "") -> None:
+def _heading(flow: _Flow, text: str, *, color: Color = Palette.accent) -> None:
     """A section title: 24 px bold over a rule (smaller than `Sheet.heading`, which costs 52 px)."""
     text = ellipsize(text, INNER, 24, bold=True)
-    sheet = flow.sheet
 
     def paint(draw: Draw, y: int) -> None:
         draw_text(draw, (MARGIN, y + 4), text, size=24, bold=True, fill=color)
         draw.line((MARGIN, y + 38, PHONE_WIDTH - MARGIN, y + 38), fill=Palette.line, width=2)
-        if mark:
-            sheet.mark(mark, (MARGIN - 4, y, PHONE_WIDTH - MARGIN + 4, y + 36))
 
     flow.add(44, paint)
 
@@ -171,7 +170,7 @@ def _status(view: IronBridgeGorgeView) -> str:
     return text
 
 
-def _header(flow: _Flow, view: IronBridgeGorgeView, *, title: str, subtitle: str) -> None:
+def _header(flow: _Flow, *, title: str, subtitle: str) -> None:
     size = fit_size(title, INNER, 30, bold=True, minimum=24)
     title = ellipsize(title, INNER, size, bold=True)
     subtitle = ellipsize(subtitle, INNER, 24) if subtitle else ""
@@ -506,7 +505,7 @@ def _compact_tile(
     draw: Draw, box: tuple[int, int, int, int], band_height: int, entry: tuple[CardView, list[str]]
 ) -> None:
     card, lines = entry
-    x, y, right, bottom = box
+    x, y, right, _ = box
     _, band, ink = TYPES[card.type]
     rounded_box(draw, box, fill=Palette.panel, outline=band, width=3, radius=10)
     draw.rounded_rectangle((x, y, right, y + band_height), radius=10, fill=band)
@@ -603,7 +602,7 @@ def _full_tiles(flow: _Flow, cards: Sequence[_FullCard]) -> None:
 
 
 def _full_tile(draw: Draw, box: tuple[int, int, int, int], entry: _FullCard) -> None:
-    x, y, right, bottom = box
+    x, y, right, _ = box
     label, band, ink = TYPES[entry.card.type]
     rounded_box(draw, box, fill=Palette.panel, outline=band, width=3, radius=10)
     draw.rounded_rectangle((x, y, right, y + 40), radius=10, fill=band)
@@ -716,7 +715,7 @@ def _short_key(flow: _Flow) -> None:
 
 def _turn(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     flow = _flow(marks)
-    _header(flow, view, title=_round_title(view), subtitle=_status(view))
+    _header(flow, title=_round_title(view), subtitle=_status(view))
     _event_box(flow, view)
     flow.space(4)
     _seat_table(flow, view)
@@ -733,7 +732,7 @@ def _turn(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
 def _final(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     """The result first: the winner and each seat's VP and tie-break numbers, then the seat table."""
     flow = _flow(marks)
-    _header(flow, view, title=f"Iron Bridge Gorge · Game over after {view.round} rounds", subtitle="")
+    _header(flow, title=f"Iron Bridge Gorge · Game over after {view.round} rounds", subtitle="")
     board = view.scoreboard or []
     winners = [line for line in board if line.place == 1]
     if winners:
@@ -841,7 +840,7 @@ def _section(view: View, title: str) -> tuple[IronBridgeGorgeView, _Flow]:
     game = _game(view)
     flow = _flow()
     where = "game over" if game.finished else f"round {game.round} of {game.rounds}"
-    _header(flow, game, title=f"Iron Bridge Gorge · {title}", subtitle=f"Public view, {where}")
+    _header(flow, title=f"Iron Bridge Gorge · {title}", subtitle=f"Public view, {where}")
     return game, flow
 
 
