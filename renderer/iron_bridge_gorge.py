@@ -778,7 +778,7 @@ def _final(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
         color=Palette.muted,
     )
     flow.space(6)
-    _heading(flow, "Resources in play by type (the most of a type scored each round)")
+    _heading(flow, "Resources in play by type")
     _seat_table(flow, view, [view.seats[line.seat] for line in board])
     return _png(flow.sheet.image())
 
