@@ -16,12 +16,11 @@ pointer to its section rather than shrunk.
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from renderer.canvas import (
     MARGIN,
@@ -39,6 +38,7 @@ from renderer.canvas import (
     rounded_box,
     seat_dot,
     text_width,
+    to_png,
     with_names,
     wrap,
 )
@@ -108,22 +108,6 @@ class _Flow:
 
 def _flow(marks: frozenset[str] = frozenset()) -> _Flow:
     return _Flow(Sheet(width=PHONE_WIDTH, changed=marks))
-
-
-def _png(image: Image.Image) -> bytes:
-    """PNG bytes of a flat-colour RGB picture: a 64-colour palette built from every 8th row at half
-    width (a fast octree; every colour drawn spans at least 6 px both ways, so the sample sees it),
-    the picture mapped onto it, and the fastest zlib level. Every colour drawn is somewhere at least
-    8 px tall and 2 px wide (frames have sides, text and dots are 22 px), so the sample sees it.
-    `canvas.to_png` first copies the image with `convert("RGB")` even when it is RGB already, samples
-    four times as many pixels and compresses harder: this takes about 70% of its time for a file
-    about 8% larger."""
-    sample = image.resize((image.width // 2, max(image.height // 8, 1)), Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
 
 
 def _lines_block(
@@ -726,7 +710,7 @@ def _turn(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     else:
         _offer(flow, view.row)
     _short_key(flow)
-    return _png(flow.sheet.image())
+    return to_png(flow.sheet.image())
 
 
 def _final(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
@@ -780,7 +764,7 @@ def _final(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     flow.space(6)
     _heading(flow, "Resources in play by type")
     _seat_table(flow, view, [view.seats[line.seat] for line in board])
-    return _png(flow.sheet.image())
+    return to_png(flow.sheet.image())
 
 
 def _hand(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
@@ -812,7 +796,7 @@ def _hand(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     _heading(flow, f"Your hand ({len(hand)}/5) · you have {coins} coins")
     if not hand:
         _lines_block(flow, ["Your hand is empty."], color=Palette.muted)
-        return _png(flow.sheet.image())
+        return to_png(flow.sheet.image())
     card_marks = [f"card:{card.id}" for card in hand]
     full = _full_cards(hand, card_marks)
     if _full_tiles_height(full) <= flow.room:
@@ -823,7 +807,7 @@ def _hand(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
         _card_list(flow, shown, card_marks)
         if len(shown) < len(hand):
             _lines_block(flow, [f"+ {len(hand) - len(shown)} more cards"], color=Palette.muted)
-    return _png(flow.sheet.image())
+    return to_png(flow.sheet.image())
 
 
 def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
@@ -864,7 +848,7 @@ def render_cards(view: View, target: str | None = None) -> bytes:
         ),
         color=Palette.muted,
     )
-    return _png(flow.sheet.image())
+    return to_png(flow.sheet.image())
 
 
 def _holdings(seat: SeatView) -> list[tuple[str, list[str]]]:
@@ -932,7 +916,7 @@ def render_players(view: View, target: str | None = None) -> bytes:
     game, flow = _section(view, "players")
     for seat in _seat_order(game):
         _player_panel(flow, seat)
-    return _png(flow.sheet.image())
+    return to_png(flow.sheet.image())
 
 
 def _scoring_text() -> str:
@@ -957,7 +941,7 @@ def render_events(view: View, target: str | None = None) -> bytes:
         _lines_block(flow, wrap(f"{entry.name}: {entry.note}", INNER, BODY))
     _heading(flow, "Scoring step, every round")
     _lines_block(flow, wrap(_scoring_text(), INNER, BODY))
-    return _png(flow.sheet.image())
+    return to_png(flow.sheet.image())
 
 
 def render_key(view: View, target: str | None = None) -> bytes:
@@ -978,7 +962,7 @@ def render_key(view: View, target: str | None = None) -> bytes:
     flow.add(2 * 44 + 8, swatches)
     for item in KEY_ITEMS:
         _lines_block(flow, wrap("• " + item[0].upper() + item[1:] + ".", INNER, BODY))
-    return _png(flow.sheet.image())
+    return to_png(flow.sheet.image())
 
 
 OVERLAYS = (
