@@ -381,7 +381,7 @@ async def test_board_overlays_are_offered_and_drawn(tmp_path):
         await alice.slash(table, "game start")
         await w.settle()
         offered = await bob.autocomplete(table, "board", focused="overlay", value="")
-        assert [c["value"] for c in offered] == ["range", "players", "game", "key"]
+        assert [c["value"] for c in offered] == ["range"]
         missing = await bob.slash(table, "board", overlay="range")
         assert missing.ephemeral and "target:" in missing.content
         unknown = await bob.slash(table, "board", overlay="weather")
