@@ -1,7 +1,7 @@
 """`python -m bench`: every figure, printed with the machine it was measured on (never asserted).
 
 Sections: rules (per registered game: apply / legal_actions, random games per second, the public
-board late in a 4-player game), sqlite (a move's commit; the same on PostgreSQL with --postgres URL),
+board late in a 4-player game), render (each kind of picture of each game: p50/p95 ms and size), sqlite (a move's commit; the same on PostgreSQL with --postgres URL),
 latency (a bot process under many channels playing at once, through the emulator), memory (a bot
 process with many stored games), scale (SQLite with one process against PostgreSQL with 1, 2 and 4
 sharded processes, 1000 active games), strategies (Iron & Brass: the ECONOMIC and MILITARY strategies
@@ -13,8 +13,8 @@ per 100 moves for every game, and the turn message's delay after the move's answ
 faults) also runs only when asked for (`--only posts`).
 
 Before and after in one run: `--baseline REF` (default a52a295; `none` to skip) makes a git worktree of
-REF under .bench-baseline/ and runs the latency, scale and posts sections against its bot first, then
-against the working tree's, printing both.
+REF under .bench-baseline/ and runs the render, latency, scale and posts sections against its code
+first, then against the working tree's, printing both.
 """
 
 from __future__ import annotations
@@ -23,10 +23,20 @@ import argparse
 import asyncio
 import logging
 
-from bench import baseline, memory, platform_speed, policies, posts, rules_speed, scale, strategies
+from bench import (
+    baseline,
+    memory,
+    platform_speed,
+    policies,
+    posts,
+    render_speed,
+    rules_speed,
+    scale,
+    strategies,
+)
 from bench.machine import describe
 
-SECTIONS = ("rules", "sqlite", "latency", "memory", "scale", "strategies")
+SECTIONS = ("rules", "render", "sqlite", "latency", "memory", "scale", "strategies")
 OPTIONAL = ("policies", "posts")
 
 
@@ -129,12 +139,14 @@ def main() -> None:
     print(describe())
     print("(a shared, noisy machine: compare figures from one run, not across days)")
     checkouts = [baseline.CURRENT]
-    if {"latency", "scale", "posts"} & set(sections):
+    if {"latency", "scale", "posts", "render"} & set(sections):
         checkouts = baseline.checkouts(args.baseline)
         for checkout in checkouts:
             print(f"{baseline.short(checkout)}: {checkout.label}, the bot runs from {checkout.source}")
     if "rules" in sections:
         rules_speed.run(args.games)
+    if "render" in sections:
+        render_speed.run(checkouts, every=40 if args.quick else 15)
     if "sqlite" in sections:
         asyncio.run(platform_speed.sqlite_commits())
         if args.postgres:

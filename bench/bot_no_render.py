@@ -31,8 +31,9 @@ def _tiny_png(seed: bytes = b"") -> bytes:
 PNG = _tiny_png()
 
 
-async def _no_render(self: pictures.Painter, view: View) -> bytes:
-    return _tiny_png(view.model_dump_json().encode())
+async def _no_render(self: pictures.Painter, view: View, marks: frozenset[str] = frozenset()) -> bytes:
+    """Takes `marks` where the bot passes them (a baseline checkout's bot may not)."""
+    return _tiny_png(view.model_dump_json().encode() + ",".join(sorted(marks)).encode())
 
 
 pictures.Painter.png = _no_render  # type: ignore[method-assign]

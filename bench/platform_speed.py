@@ -155,14 +155,33 @@ class TurnWatcher:
         self._task.cancel()
 
 
-def _options(message: StoredMessage) -> list[tuple[str, str | None]]:
+def _options(message: StoredMessage, *, groups: bool = True) -> list[tuple[str, str | None]]:
+    """The presses a menu offers: move buttons, select options and (with `groups`) the buttons that
+    open a part of a menu too big for one message; never Back."""
     options: list[tuple[str, str | None]] = []
     for component in message.iter_components():
-        if component.get("type") == 2 and ":act:" in (component.get("custom_id") or ""):
-            options.append((component["custom_id"], None))
+        custom_id = component.get("custom_id") or ""
+        if component.get("type") == 2 and (":act:" in custom_id or groups and ":grp:" in custom_id):
+            options.append((custom_id, None))
         elif component.get("type") == 3:
-            options += [(component["custom_id"], o["value"]) for o in component["options"]]
+            options += [(custom_id, o["value"]) for o in component["options"]]
     return options
+
+
+async def press_a_move(user: UserSession, message: StoredMessage, rng: random.Random, presses: int = 3):  # noqa: ANN201
+    """Press a random offer of `message`, opening groups as a player would (at most `presses` presses:
+    every move is reachable in three); the answer to the last press."""
+    result = None
+    for _ in range(presses):
+        custom_id, value = rng.choice(_options(message))
+        if value is None:
+            result = await user.click(message.id, custom_id)
+        else:
+            result = await user.select(message.id, custom_id, [value])
+        if ":grp:" not in custom_id or result.message is None or not _options(result.message):
+            return result
+        message = result.message
+    return result
 
 
 async def _one_move(
@@ -182,13 +201,9 @@ async def _one_move(
         options = _options(menu.message) if menu.message is not None else []
         if menu.answer.startswith("⚠️") or not options:
             continue
-        custom_id, value = rng.choice(options)
         started = time.perf_counter()
         seen = watcher.changes.get(channel, 0)
-        if value is None:
-            result = await user.click(menu.message.id, custom_id)
-        else:
-            result = await user.select(menu.message.id, custom_id, [value])
+        result = await press_a_move(user, menu.message, rng)
         latencies["move (first response)"].append(result.latency * 1000)
         if result.answer.startswith("✅"):
             # up to 60 s: the turn message (a new one, or the live one edited) follows the rendering

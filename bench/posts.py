@@ -46,7 +46,7 @@ from typing import Any
 from bench.baseline import Checkout, short
 from bench.bot_process import BotProcess
 from bench.machine import percentile
-from bench.platform_speed import TurnWatcher, _options, open_tables
+from bench.platform_speed import TurnWatcher, _options, open_tables, press_a_move
 from bot.emulator.driver import EmulatorUsageError, InteractionFailed, UserSession
 from bot.emulator.model import DM, StoredMessage
 from bot.emulator.server import FakeDiscord
@@ -170,13 +170,9 @@ async def _move(server: FakeDiscord, watcher: TurnWatcher, table: Table, *, idle
     if found is None:
         return
     user, menu = found
-    custom_id, value = table.rng.choice(_options(menu))
     seen = watcher.changes.get(table.channel, 0)
     try:
-        if value is None:
-            result = await user.click(menu.id, custom_id)
-        else:
-            result = await user.select(menu.id, custom_id, [value])
+        result = await press_a_move(user, menu, table.rng)
     except InteractionFailed:
         table.failed += 1
         return

@@ -27,6 +27,7 @@ from typing import Any, Literal
 from bot.reply import MAX_CONTENT, escape_text
 from bot.store import Delivery, GameRecord, SeatRecord
 from bot.timing import when_text
+from renderer.registry import marks_between, symbol_key
 from rules.core import Event, Game, Result, Seat, View
 
 REPAINT_AFTER = 20.0
@@ -48,6 +49,9 @@ class Live:
     """Private lines waiting for each seat's next direct message."""
     digests: dict[int, str] = field(default_factory=dict)
     """A fingerprint of each seat's private view when it last got a direct message."""
+    marks: list[str] = field(default_factory=list)
+    """The renderer's keys of what changed on the board since the live post was made: its repaint and
+    the next post frame them, so a reader sees at a glance what the moves since the last post did."""
 
     @classmethod
     def load(cls, payload: dict[str, Any] | None) -> Live | None:
@@ -60,6 +64,7 @@ class Live:
             fresh=list(data["fresh"]),
             private={int(seat): list(lines) for seat, lines in data["private"].items()},
             digests={int(seat): digest for seat, digest in data["digests"].items()},
+            marks=list(data.get("marks", [])),
         )
 
     def dump(self) -> dict[str, Any]:
@@ -69,6 +74,7 @@ class Live:
             "fresh": self.fresh,
             "private": {str(seat): lines for seat, lines in self.private.items()},
             "digests": {str(seat): digest for seat, digest in self.digests.items()},
+            "marks": self.marks,
         }
 
 
@@ -117,13 +123,24 @@ def announce(
         or any(getattr(event, "urgent", False) for event in events)
     )
     public = rules.view(after, None)
+    changed = sorted(marks_between(rules.view(before, None), public)) if before is not None else []
     if not handoff:
-        return _edit(table, version, public, lines, private, events)
+        return _edit(table, version, public, lines, private, events, changed)
     # Pinged: who must act now and was not acting, and whom an urgent event addresses (the proposer
     # whose offer was just answered, still acting but perhaps away for hours).
     addressed = {seat for event in events if getattr(event, "urgent", False) for seat in event.private}
     return _post(
-        table, version, before, after, public, lines, private, events, result, (newly | addressed) & humans
+        table,
+        version,
+        before,
+        after,
+        public,
+        lines,
+        private,
+        events,
+        result,
+        (newly | addressed) & humans,
+        changed,
     )
 
 
@@ -138,6 +155,7 @@ def _post(
     events: list[Event],
     result: Result | None,
     ping: set[Seat],
+    changed: list[str],
 ) -> list[Delivery]:
     rules, game, seats = table.rules, table.game, table.seats
     live = table.live or Live()
@@ -153,6 +171,7 @@ def _post(
         "content": _compose(header, shown, footer),
         "ping": pinged,
         "view": public.model_dump(mode="json"),
+        "marks": sorted(set(live.marks) | set(changed)),
         "picture": f"board-{game.id}-v{version}.png",
         "alt": _alt(public, events),
         "buttons": "finished" if result is not None else "turn",
@@ -195,6 +214,7 @@ def _edit(
     lines: list[str],
     private: dict[int, list[str]],
     events: list[Event],
+    changed: list[str],
 ) -> list[Delivery]:
     live = table.live
     assert live is not None
@@ -202,14 +222,21 @@ def _edit(
     for seat, told in private.items():
         carried[seat] = carried.get(seat, []) + told
     shown = live.lines + lines
+    marks = sorted(set(live.marks) | set(changed))
     payload = {
         "content": _compose(live.header, shown, _footer(table, public, None)),
         "live": Live(
-            header=live.header, lines=shown, fresh=live.fresh + lines, private=carried, digests=live.digests
+            header=live.header,
+            lines=shown,
+            fresh=live.fresh + lines,
+            private=carried,
+            digests=live.digests,
+            marks=marks,
         ).dump(),
     }
     repaint = {
         "view": public.model_dump(mode="json"),
+        "marks": marks,
         "picture": f"board-{table.game.id}-v{version}.png",
         "alt": _alt(public, events),
     }
@@ -280,7 +307,7 @@ def private_dm(
         payload |= {
             "view": view.model_dump(mode="json"),
             "picture": f"hand-{game.id}-v{version}.png",
-            "alt": view.alt_text(),
+            "alt": _alt(view, []),
         }
     return Delivery(kind="dm", target=seat.user_id, payload=payload, due_at=table.now)
 
@@ -307,9 +334,14 @@ def _followers(
 
 
 def _alt(view: View, events: list[Event]) -> str:
+    """The picture's description: the view in words, the last move, and what the picture's symbols
+    mean (the renderer's key), cut to Discord's 1,024 characters with the key giving way first."""
     text = view.alt_text()
     if events:
         text += " Last move: " + " ".join(one_line(event.text) for event in events)
+    key = symbol_key(view.game)
+    if key and len(text) + len(key) < 1000:
+        text += " Key: " + key
     return text[:1000]
 
 

@@ -11,7 +11,6 @@ move would only collect refusals and, on a busy server, rate limits.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from datetime import UTC, datetime, timedelta
@@ -37,7 +36,6 @@ MISSING_PERMISSION = "I need the Manage Events permission to keep deadlines on t
 class Calendar:
     def __init__(self, bot: HostBot) -> None:
         self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}
 
     @property
     def _store(self):  # noqa: ANN202 - the service's Store
@@ -50,7 +48,7 @@ class Calendar:
         Never raises: the calendar is a courtesy and must not hold up a turn post.
         """
         try:
-            async with self._locks.setdefault(game_id, asyncio.Lock()):  # one event per game, never two
+            async with self.bot.service.locks.hold(("calendar", game_id)):  # one event per game, never two
                 await self._sync(game_id)
         except Exception:
             log.exception("calendar sync of game %s failed", game_id)

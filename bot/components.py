@@ -10,6 +10,7 @@ custom_id layouts (Discord allows 100 characters):
   g:<game>:act:<menu>:<choice key>     one move; <menu> is the digest of the seat's choices then
   g:<game>:grp:<menu>:<path>          open a part of a menu too big for one message ('r.2.0')
   g:<game>:up:<menu>:<path>           back to the part that holds it
+  g:<game>:sec:0:<section>             a part of the board in detail ('goods'), or 'board' itself
   s:<game>:pick:<menu>:<n>             a select of moves; its option values are choice keys
   s:<game>:opt:<option name>           a lobby option (host only)
 """
@@ -432,6 +433,21 @@ def turn_buttons(game_id: int, *, finished: bool = False) -> discord.ui.View:
         view.add_item(GameButton(game_id, "hand", label="My hand"))
     view.add_item(GameButton(game_id, "board", label="Board"))
     view.add_item(GameButton(game_id, "log", label="Log"))
+    return view
+
+
+def section_buttons(game_id: int, sections: list[str], shown: str = "board") -> discord.ui.View | None:
+    """Under a board or section picture shown to one person: one button per section of the board
+    (the detail a phone-sized turn picture leaves out), so a phone user never types a section's name.
+    The one shown is greyed out; None when the game has no sections."""
+    if not sections:
+        return None
+    view = discord.ui.View(timeout=None)
+    for index, name in enumerate(["board", *sections][: 5 * MAX_ROWS]):
+        label = "Board" if name == "board" else name.capitalize()
+        button = GameButton(game_id, "sec", menu="0", key=name, label=clip(label, 80), row=index // 5)
+        button.item.disabled = name == shown
+        view.add_item(button)
     return view
 
 

@@ -392,18 +392,20 @@ class Courier:
         if not payload.get("view"):
             return None
         rules = self.bot.service.rules_for(await self._kind(row.game_id))
-        png = await self._png(row, rules.load_view(payload["view"]))
-        if unlike_public and png == self._pictures.get((row.game_id, f"v{row.version}:public")):
+        png = await self._png(row, rules.load_view(payload["view"]), frozenset(payload.get("marks", ())))
+        if unlike_public and png == self._pictures.get((row.game_id, f"v{row.version}:public:")):
             return None
         return discord.File(
             io.BytesIO(png), filename=payload["picture"], description=payload.get("alt", "")[:1000]
         )
 
-    async def _png(self, row: OutboxRow, view: Any) -> bytes:
-        key = (row.game_id, f"v{row.version}:{'public' if view.seat is None else view.seat}")
+    async def _png(self, row: OutboxRow, view: Any, marks: frozenset[str] = frozenset()) -> bytes:
+        """`marks`: what changed since the previous post, framed on the board."""
+        viewer = "public" if view.seat is None else view.seat
+        key = (row.game_id, f"v{row.version}:{viewer}:{','.join(sorted(marks))}")
         cached = self._pictures.get(key)
         if cached is None:
-            cached = await self.bot.table.painter.png(view)
+            cached = await self.bot.table.painter.png(view, marks)
             self._pictures[key] = cached
             while len(self._pictures) > 64:
                 self._pictures.popitem(last=False)

@@ -30,8 +30,9 @@ class Painter:
                 self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         return self._executor
 
-    async def png(self, view: View) -> bytes:
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), render, view)
+    async def png(self, view: View, marks: frozenset[str] = frozenset()) -> bytes:
+        """`view` drawn with the parts called `marks` framed as changed."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), render, view, marks)
 
     async def overlay(self, view: View, name: str, target: str | None) -> bytes:
         return await asyncio.get_running_loop().run_in_executor(

@@ -1,18 +1,29 @@
 """Answer an interaction exactly once, and always within Discord's 3 seconds.
 
-A handler starts a `Reply`, does its work and calls `send`. If the work is not done after 2 s, the
-reply defers on its own (a "thinking" ephemeral, or a silent update for component clicks) and the
-later `send` becomes a followup or an edit. A lock keeps the timer and the handler from both
-acknowledging, which Discord would refuse.
+Every command and component handler runs inside `async with Reply(interaction) as reply:`, does its
+work and calls `send`. If the work is not done after 2 s, the reply defers on its own (a "thinking"
+ephemeral, or a silent update for component clicks) and the later `send` becomes a followup or an
+edit. A lock keeps the timer and the handler from both acknowledging, which Discord would refuse.
+
+Leaving the block is the one error path of the bot: a refusal (`UserError`, or the rules core's
+`RuleError`) becomes one friendly ephemeral line, anything unexpected is logged and answered with an
+apology, and nothing reaches discord.py's own handlers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from types import TracebackType
 from typing import Any
 
 import discord
+
+from bot.refusals import UserError
+from rules.core import RuleError
+
+log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0
 MAX_CONTENT = 1990
@@ -44,6 +55,26 @@ class Reply:
         self._lock = asyncio.Lock()
         delay = DEFER_AFTER if defer_after is None else defer_after
         self._timer = asyncio.get_running_loop().create_task(self._defer_later(delay))
+
+    async def __aenter__(self) -> Reply:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> bool:
+        try:
+            if isinstance(error, UserError | RuleError):
+                await self.error(error.message)
+                return True
+            if isinstance(error, Exception):
+                log.error("handler failed for interaction %s", self.interaction.id, exc_info=error)
+                await self.error(
+                    "Something went wrong on our side, and nothing was changed. Please try again."
+                )
+                return True
+            return False  # no error, or a cancellation: nothing to answer
+        finally:
+            self.close()
 
     async def _defer_later(self, delay: float) -> None:
         await asyncio.sleep(delay)

@@ -14,7 +14,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.service import UserError
+from bot.refusals import UserError
 from bot.store import GameStatus, Timer
 from bot.timing import MAX_REMINDERS, reminder_due
 

@@ -7,7 +7,6 @@ it and then fans the outcome out to the channel and the players.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import random
@@ -23,6 +22,8 @@ from pydantic import ValidationError
 
 from bot import announcer
 from bot.clock import Clock
+from bot.locks import KeyedLocks
+from bot.refusals import Refusal, UserError
 from bot.store import (
     ActionRecord,
     ChannelBusy,
@@ -47,14 +48,6 @@ from bot.timing import (
 from bot.undo import UNDO, UndoPlan, plan_undo, undo_span, undone_count
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
-
-
-class UserError(Exception):
-    """A refusal for a reason outside the rules (not seated, no game here): shown to the user as is."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass
@@ -90,7 +83,8 @@ class GameService:
     def __init__(self, store: Store, *, clock: Clock | None = None, cache_size: int = 2048) -> None:
         self.store = store
         self.clock = clock or Clock()
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = KeyedLocks()
+        """The bot's one lock map: a game's state is read and written under ("game", id)."""
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
         self._cache_size = cache_size
         self._turn_logs: OrderedDict[int, _TurnLog] = OrderedDict()
@@ -155,6 +149,53 @@ class GameService:
 
     async def to_act(self, game: GameRecord) -> set[Seat]:
         return self.rules_for(game.kind).to_act(await self.state(game))
+
+    # ---- what the Discord layer reads and remembers ------------------------------------------------
+    # The cogs and components talk to the service only; these are the store's answers they need as
+    # they are, so the store stays a detail of this layer (its queries can change under them).
+    async def game(self, game_id: int) -> GameRecord | None:
+        return await self.store.game(game_id)
+
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        return await self.store.seats(game_id)
+
+    async def open_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's lobby or game in progress, if any."""
+        return await self.store.open_game_in(channel_id)
+
+    async def latest_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's newest game, finished or not, if any."""
+        return await self.store.latest_game_in(channel_id)
+
+    async def list_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, user_id: int | None = None
+    ) -> list[GameRecord]:
+        return await self.store.list_games(channel_id=channel_id, guild_id=guild_id, user_id=user_id)
+
+    async def set_follower(self, game_id: int, user_id: int, mode: str | None) -> None:
+        await self.store.set_follower(game_id, user_id, mode)
+
+    async def set_player(
+        self, user_id: int, quiet_start: int | None, quiet_end: int | None, offset: int
+    ) -> None:
+        """A player's quiet hours and time zone offset (minutes from UTC)."""
+        await self.store.set_player(user_id, quiet_start, quiet_end, offset)
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self.store.set_guild_settings(guild_id, settings)
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int, int] | None:
+        """(channel, message, version) of the game's remembered message of `kind` (lobby, turn, thread)."""
+        return await self.store.message(game_id, kind)
+
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, version: int
+    ) -> None:
+        await self.store.remember_message(game_id, kind, channel_id, message_id, version)
+
+    async def set_seat_flag(self, game_id: int, seat: int, flag: str, value: bool) -> bool:
+        """Set a seat's `vacation` or `dropped` flag; False when it already had that value."""
+        return await self.store.set_seat_flag(game_id, seat, flag, value)
 
     # ---- lobby ----------------------------------------------------------------------------
     async def new_game(
@@ -287,7 +328,7 @@ class GameService:
                 raise UserError("Only the host can close the lobby; you can `/game leave` it.")
             if game.status == GameStatus.ACTIVE:
                 agreed = await self.store.add_vote(game.id, "abandon", user_id)
-                missing = [seat.name for seat in _humans(seats) if seat.user_id not in agreed]
+                missing = [seat.name for seat in _voters(seats) if seat.user_id not in agreed]
                 if missing:
                     return game, False, missing
         await self.store.set_status(game.id, GameStatus.ABANDONED)
@@ -334,11 +375,11 @@ class GameService:
         async with self._lock(game_id):
             game, seats = await self._playing(game_id)
             if game.version != expected_version:
-                raise UserError("The game moved on before the timeout.")
+                raise UserError("The game moved on before the timeout.", Refusal.STALE)
             return await self._move(game, seats, seat, 0, key=key, note=note)
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def _lock(self, game_id: int):  # noqa: ANN202 - an async context manager
+        return self.locks.hold(("game", game_id))
 
     async def _playing(self, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
         game = await self.store.game(game_id)
@@ -374,7 +415,8 @@ class GameService:
             choices = rules.legal_actions(before, seat)
             if menu is not None and menu != menu_digest(choices):
                 raise UserError(
-                    "That board has moved on since those buttons were posted; here is where it stands."
+                    "That board has moved on since those buttons were posted; here is where it stands.",
+                    Refusal.STALE,
                 )
             chosen = next((choice for choice in choices if choice.key == key), None)
             if chosen is None:
@@ -450,7 +492,7 @@ class GameService:
         except MoveConflict:
             self._states.pop(game.id, None)
             raise UserError(
-                "Someone moved first: that move was already taken. Here is where it stands."
+                "Someone moved first: that move was already taken. Here is where it stands.", Refusal.STALE
             ) from None
         self._remember(game.id, version, after)
         self._timers_planned(timers)
@@ -736,7 +778,9 @@ class GameService:
             # The vote is on the plan ending at `version`: still the plan if nothing effective came after
             # it, even when the log's last entry is an undo of a later move (the game's version then).
             if plan is None or plan.last_version != version:
-                raise UserError("The game has moved on since that request, so it no longer applies.")
+                raise UserError(
+                    "The game has moved on since that request, so it no longer applies.", Refusal.STALE
+                )
             if plan.moves[-1].user_id == user_id:
                 raise UserError("You asked for this undo; the other players decide.")
             kind = _undo_vote(version)
@@ -744,7 +788,7 @@ class GameService:
                 await self.store.clear_votes(game.id, kind)
                 return "refused", None
             agreed = await self.store.add_vote(game.id, kind, user_id)
-            if any(s.user_id not in agreed for s in _humans(seats) if not s.dropped):
+            if any(s.user_id not in agreed for s in _voters(seats)):
                 return "waiting", None
             await self.store.clear_votes(game.id, kind)
             return "done", await self._undo(game, seats, plan, states, how=", with the table's agreement")
@@ -780,7 +824,9 @@ class GameService:
                 or fresh.last_version != plan.last_version
                 or len(fresh.moves) != len(plan.moves)
             ):
-                raise UserError("The game has moved on since that request, so it no longer applies.")
+                raise UserError(
+                    "The game has moved on since that request, so it no longer applies.", Refusal.STALE
+                )
             how = "" if len(_humans(seats)) <= 1 else ", before anyone else moved"
             return await self._undo(game, seats, fresh, states, how=how)
 
@@ -801,7 +847,7 @@ class GameService:
                 raise UserError("Only the players or a moderator (Manage Channels) can replace a player.")
             kind = _replace_vote(old_user, new_user)
             agreed = await self.store.add_vote(game.id, kind, requester)
-            missing = [s.name for s in _humans(seats) if s.user_id not in agreed and s.user_id != old_user]
+            missing = [s.name for s in _voters(seats) if s.user_id not in agreed and s.user_id != old_user]
             if missing:
                 return game, False, missing
             await self.store.clear_votes(game.id, kind)
@@ -965,6 +1011,12 @@ class GameService:
 def _humans(seats: list[SeatRecord]) -> list[SeatRecord]:
     """The seats people sit in: computer seats (negative ids) never vote."""
     return [seat for seat in seats if seat.user_id > 0]
+
+
+def _voters(seats: list[SeatRecord]) -> list[SeatRecord]:
+    """The people who decide a table's vote (undo, replacement, abandon): players seated now, not the
+    computer and not a player the clock dropped (they are gone; waiting for them would block the vote)."""
+    return [seat for seat in _humans(seats) if not seat.dropped]
 
 
 def _held_seat(seats: list[SeatRecord], user_id: int) -> SeatRecord | None:

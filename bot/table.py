@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import announcer, typed
-from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node
+from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node, section_buttons
 from bot.pictures import Painter
+from bot.refusals import Refusal, UserError
 from bot.reply import Reply, clip, escape_text
-from bot.service import GameService, Move, UserError, menu_digest
+from bot.service import GameService, Move, menu_digest
 from bot.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
 from bot.timing import when_text
 from bot.trading import TradeDesk, trade_button
@@ -55,17 +56,9 @@ class Table:
         *,
         update: bool = False,
     ) -> None:
-        """Run `work` with a Reply; every refusal becomes one friendly ephemeral line."""
-        reply = Reply(interaction, update=update)
-        try:
+        """Run a component's `work` with a Reply: the same error path as every command."""
+        async with Reply(interaction, update=update) as reply:
             await work(reply)
-        except (UserError, RuleError) as refusal:
-            await reply.error(refusal.message)
-        except Exception:
-            log.exception("handler failed for interaction %s", interaction.id)
-            await reply.error("Something went wrong on our side, and nothing was changed. Please try again.")
-        finally:
-            reply.close()
 
     def spawn(self, coroutine: Awaitable[Any], name: str) -> None:
         """Background work (posting, DMs) that must not hold up the interaction's answer."""
@@ -102,6 +95,7 @@ class Table:
             "up": lambda reply: self._open_part(reply, game_id, menu, key),
             "hand": lambda reply: self._hand(reply, game_id),
             "board": lambda reply: self._board(reply, game_id),
+            "sec": lambda reply: self._section(reply, game_id, key),
             "log": lambda reply: self._log(reply, game_id),
             "join": lambda reply: self._lobby_button(reply, game_id, "join"),
             "leave": lambda reply: self._lobby_button(reply, game_id, "leave"),
@@ -117,19 +111,18 @@ class Table:
         if handler is None:
             await self.guarded(interaction, _unknown_button)
             return
-        # A move clicked in an ephemeral menu or a DM replaces that menu; lobby buttons edit the lobby.
-        await self.guarded(interaction, handler, update=verb in {"act", "grp", "up", "join", "leave"})
+        # A move clicked in an ephemeral menu or a DM replaces that menu; lobby buttons edit the lobby;
+        # a section button replaces the board picture it sits under.
+        await self.guarded(interaction, handler, update=verb in {"act", "grp", "up", "join", "leave", "sec"})
 
     async def on_option(
         self, interaction: discord.Interaction, game_id: int, name: str, value: str | None
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction, update=True) as reply:
             game = await self._game(game_id)
             updated = await self.service.set_option(game.channel_id, interaction.user.id, name, value)
             content, view = await self.lobby_message(updated)
             await reply.send(content, view=view)
-
-        await self.guarded(interaction, work, update=True)
 
     # ---- moves -------------------------------------------------------------------------------
     async def play_move(
@@ -168,7 +161,7 @@ class Table:
                 interaction_id=interaction.id if first is None else None,
             )
         except UserError as refusal:
-            if "moved on" in refusal.message or "moved first" in refusal.message:
+            if refusal.reason is Refusal.STALE:
                 await self._stale(reply, game.id, refusal.message)
                 return
             raise
@@ -336,19 +329,21 @@ class Table:
         game: GameRecord,
         *,
         public: bool = False,
-        overlay: str | None = None,
+        section: str | None = None,
         target: str | None = None,
         heading: str | None = None,
     ) -> None:
-        """The public board, or one of the game's overlays; both drawn from the public view only."""
+        """The public board, or one of the game's sections or overlays; all drawn from the public view
+        only. Shown to one person, it carries a button per section (a phone user never types names)."""
         view = await self.service.view(game, None)
         name = self.service.rules_for(game.kind).info.name
-        if overlay:
+        sections = [o.name for o in overlays_for(game.kind).values() if not o.target]
+        if section and section != "board":
             overlays = overlays_for(game.kind)
-            chosen = overlays.get(overlay)
+            chosen = overlays.get(section)
             if chosen is None:
                 offered = ", ".join(overlays) or "none for this game"
-                raise UserError(f"There is no {overlay!r} picture for {name} (pictures: {offered}).")
+                raise UserError(f"There is no {section!r} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
             png = await self.painter.overlay(view, chosen.name, target)
@@ -357,13 +352,20 @@ class Table:
                 filename=f"{chosen.name}-{game.id}-v{game.version}.png",
                 description=_clip(f"{chosen.description}. {view.headline}", 1000),
             )
-            await reply.send(f"**{name}** · {chosen.description}", file=file, ephemeral=not public)
+            buttons = None if public or chosen.target else section_buttons(game.id, sections, chosen.name)
+            await reply.send(
+                f"**{name}** · {chosen.description}", file=file, view=buttons, ephemeral=not public
+            )
             return
         file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
         text = (
             f"**{name}** · {view.headline}" if heading is None else f"{heading}\n\n**Now:** {view.headline}"
         )
-        await reply.send(_clip(text), file=file, ephemeral=not public)
+        buttons = None if public else section_buttons(game.id, sections)
+        await reply.send(_clip(text), file=file, view=buttons, ephemeral=not public)
+
+    async def _section(self, reply: Reply, game_id: int, section: str | None) -> None:
+        await self.board(reply, await self._started(game_id), section=section or "board")
 
     async def catch_up_board(self, reply: Reply, game: GameRecord, since: int, *, heading: str) -> None:
         """The public board with what changed since log entry `since` framed, for the caller only.
@@ -397,7 +399,7 @@ class Table:
     # ---- lobby -------------------------------------------------------------------------------
     async def lobby_message(self, game: GameRecord) -> tuple[str, discord.ui.View | None]:
         rules = self.service.rules_for(game.kind)
-        seats = await self.service.store.seats(game.id)
+        seats = await self.service.seats(game.id)
         info = rules.info
         players = ", ".join(
             f"<@{seat.user_id}>" if seat.user_id > 0 else f"🤖 {escape_text(seat.name)}" for seat in seats
@@ -443,12 +445,12 @@ class Table:
         content, view = await self.lobby_message(game)
         await reply.send(content, view=view, ephemeral=False)
         message = await reply.interaction.original_response()
-        await self.service.store.remember_message(game.id, "lobby", game.channel_id, message.id, 0)
+        await self.service.remember_message(game.id, "lobby", game.channel_id, message.id, 0)
 
     async def refresh_lobby(self, game_id: int) -> None:
         """Show the lobby's current players and options after a /game join or leave."""
-        game = await self.service.store.game(game_id)
-        stored = await self.service.store.message(game_id, "lobby")
+        game = await self.service.game(game_id)
+        stored = await self.service.message(game_id, "lobby")
         channel = await self._channel(stored[0]) if stored else None
         if game is None or stored is None or channel is None:
             return
@@ -460,7 +462,7 @@ class Table:
 
     async def close_lobby(self, game: GameRecord, note: str) -> None:
         """The lobby's buttons go away once it is started or abandoned, so nobody joins a running game."""
-        stored = await self.service.store.message(game.id, "lobby")
+        stored = await self.service.message(game.id, "lobby")
         channel = await self._channel(game.channel_id) if stored else None
         if stored is None or channel is None:
             return
@@ -482,10 +484,10 @@ class Table:
         to act gets the new post with all of their lines. Returns how many moves were made."""
         moves: list[Move] = []
         for _ in range(limit):
-            game = await self.service.store.game(game_id)
+            game = await self.service.game(game_id)
             if game is None or game.status != GameStatus.ACTIVE:
                 break
-            seats = await self.service.store.seats(game_id)
+            seats = await self.service.seats(game_id)
             if not any(seat.user_id < 0 or seat.dropped for seat in seats):
                 break  # a table of people only: nothing to play (the common case, kept cheap)
             clock = await self.service.table_settings(game)
@@ -533,7 +535,7 @@ class Table:
         info = self.service.rules_for(game.kind).info
         name = escape_text(seat.name)
         if settings.on_timeout in ("replace", "autopilot"):
-            await self.service.store.set_seat_flag(game.id, seat.seat, "dropped", True)
+            await self.service.set_seat_flag(game.id, seat.seat, "dropped", True)
             text = (
                 f"⌛ {name} ran out of time and was dropped from **{info.name}**."
                 + (
@@ -660,7 +662,7 @@ class Table:
     async def _welcome_substitute(self, game: GameRecord, user_id: int) -> None:
         """The seat's private information goes to the new player only."""
         fresh = await self._game(game.id)
-        seats = await self.service.store.seats(game.id)
+        seats = await self.service.seats(game.id)
         seat = next(s for s in seats if s.user_id == user_id)
         to_act = await self.service.to_act(fresh)
         view = await self.service.view(fresh, seat.seat)
@@ -672,7 +674,7 @@ class Table:
 
     async def game_thread(self, game: GameRecord) -> discord.abc.Messageable | None:
         """The game's follow thread, created on first use under the game's channel."""
-        stored = await self.service.store.message(game.id, "thread")
+        stored = await self.service.message(game.id, "thread")
         if stored is not None:
             return await self._channel(stored[0])
         channel = await self._channel(game.channel_id)
@@ -686,7 +688,7 @@ class Table:
         except discord.HTTPException:
             log.info("cannot create a follow thread in channel %s", channel.id)
             return None
-        await self.service.store.remember_message(game.id, "thread", thread.id, thread.id, game.version)
+        await self.service.remember_message(game.id, "thread", thread.id, thread.id, game.version)
         return thread
 
     async def deadline_line(self, game: GameRecord, seats: list[SeatRecord]) -> str:
@@ -704,7 +706,7 @@ class Table:
 
     async def turn_link(self, game: GameRecord) -> str:
         """A jump link to the game's latest turn message, or '' before one was posted."""
-        stored = await self.service.store.message(game.id, "turn")
+        stored = await self.service.message(game.id, "turn")
         if stored is None or game.guild_id is None:
             return ""
         return f"https://discord.com/channels/{game.guild_id}/{stored[0]}/{stored[1]}"
@@ -739,7 +741,7 @@ class Table:
         return channel  # type: ignore[return-value]
 
     async def _game(self, game_id: int) -> GameRecord:
-        game = await self.service.store.game(game_id)
+        game = await self.service.game(game_id)
         if game is None:
             raise UserError("That game no longer exists.")
         return game
@@ -757,7 +759,7 @@ class Table:
         return game
 
     async def _waiting_names(self, game: GameRecord) -> str:
-        seats = await self.service.store.seats(game.id)
+        seats = await self.service.seats(game.id)
         return ", ".join(escape_text(seats[seat].name) for seat in sorted(await self.service.to_act(game)))
 
 

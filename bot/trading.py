@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import GameButton
+from bot.refusals import UserError
 from bot.reply import Reply, clip
-from bot.service import UserError
 from bot.trade import BundleError, describe, parse_bundle
 from rules.core import TradeForm
 
@@ -112,7 +112,7 @@ class TradeDesk:
             for field in text_inputs(data.get("components", []))
         }
 
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game, seat, form = await self._form(int(match["game"]), interaction.user.id)
             partner = next((p for p in form.partners if p.seat == int(match["partner"])), None)
             if partner is None:
@@ -128,8 +128,6 @@ class TradeDesk:
             state = await self.table.service.state(game)
             action = rules.trade_action(state, seat.seat, partner.seat, give, get)
             await self.table.play_move(reply, game, action=action)
-
-        await self.table.guarded(interaction, work)
 
 
 def text_inputs(components: list[dict[str, Any]]) -> list[dict[str, Any]]:

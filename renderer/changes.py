@@ -1,27 +1,25 @@
-"""What changed between two views of one game, for "since your last turn" pictures.
+"""What changed between two views of one game: framed on the turn post's picture and on the
+"since your last turn" picture, and said in words.
 
 Two views of the same viewer (the public view at the player's last move and the public view now)
 are compared; nothing else is needed, so a picture of changes can never show more than the views do.
-A game's renderer may name the parts that changed (`changes(old, new) -> Changes`, with keys it then
-frames through `Sheet.changed`); any other game gets the generic answer: a banner naming the view's
-fields that differ. Either way the picture starts with a banner listing the changes in words.
+A game's renderer names the parts that changed (`changes(old, new) -> Changes`, with keys it then
+frames through `Sheet.changed`); any other game gets the generic answer: the view's fields that
+differ, in words only. The words go into the message and the alt text, not onto the picture, which
+keeps its phone size.
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
-
-from renderer.canvas import MARGIN, Palette, draw_text, line_height, to_png, wrap
 from rules.core import View
 
 NOT_COMPARED = frozenset({"game", "seat", "players", "headline", "to_act", "topic"})
 """Fields every view has that the turn message already tells in words."""
-BANNER_LINES = 8
 BANNER_SIZE = 24
-"""Text size of the banner's lines: a renderer fits the names in its lines at this size."""
+"""The text size a renderer fits the names in its change lines at (they are words in a message now,
+but a name cut to this width reads the same there as on a picture)."""
 
 
 @dataclass(frozen=True)
@@ -43,34 +41,3 @@ def field_changes(old: View, new: View) -> Changes:
 
 def change(label: str, before: object, after: object) -> str:
     return f"{label} {before} → {after}"
-
-
-def with_banner(png: bytes, changes: Changes) -> bytes:
-    """The picture with a banner on top saying what changed (and what the frames mean)."""
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    inner = image.width - 2 * MARGIN - 24
-    title = "Since your last move"
-    if changes.marks:
-        title += " — changes are framed in magenta"
-    shown = list(changes.lines[:BANNER_LINES])
-    if len(changes.lines) > BANNER_LINES:
-        shown.append(f"… and {len(changes.lines) - BANNER_LINES} more.")
-    if not shown:
-        shown = ["Nothing on the board changed."]
-    wrapped = [part for line in shown for part in wrap("• " + line, inner, BANNER_SIZE)]
-    height = 16 + line_height(28) + len(wrapped) * line_height(BANNER_SIZE) + 16
-    out = Image.new("RGB", (image.width, height + image.height), Palette.background)
-    draw = ImageDraw.Draw(out)
-    draw.rounded_rectangle(
-        (MARGIN, 8, image.width - MARGIN, height - 4),
-        radius=12,
-        fill=Palette.panel,
-        outline=Palette.changed,
-        width=4,
-    )
-    draw_text(draw, (MARGIN + 12, 16), title, size=28, bold=True, fill=Palette.changed)
-    for index, line in enumerate(wrapped):
-        top = 16 + line_height(28) + index * line_height(BANNER_SIZE)
-        draw_text(draw, (MARGIN + 12, top), line, size=BANNER_SIZE)
-    out.paste(image, (0, height))
-    return to_png(out)

@@ -18,7 +18,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from renderer.changes import Changes, field_changes, with_banner
+from renderer.changes import Changes, field_changes
 from rules.core import View
 
 Renderer = Callable[..., bytes]
@@ -96,12 +96,7 @@ def changes_between(old: View, new: View) -> Changes:
 
 
 def render_changes(old: View, new: View) -> tuple[bytes, list[str]]:
-    """`new` drawn with what changed since `old` framed (games with a `changes` hook draw the frames
-    through `render(view, marks=...)`), under a banner of the changes in words; and those words."""
+    """`new` drawn with what changed since `old` framed (for games whose renderer names the parts it
+    draws), and the changes in words for the message: the picture keeps its phone size."""
     changes = changes_between(old, new)
-    module = _module(new.game)
-    if changes.marks and module is not None:
-        png = module.render(new, marks=changes.marks)
-    else:
-        png = renderer_for(new.game)(new)
-    return with_banner(png, changes), list(changes.lines)
+    return render(new, changes.marks), list(changes.lines)

@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.refusals import UserError
 from bot.reply import Reply
-from bot.service import UserError
 from rules import help as rules_help
 from rules import registry
 from rules.core import CatalogueEntry, Game
@@ -49,23 +49,19 @@ class Help(commands.Cog):
     # ---- /help ---------------------------------------------------------------------------------
     @app_commands.command(name="help", description="What this bot does, how a game runs, and every command")
     async def help(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await send_embeds(reply, help_embeds(self.bot.tree, self._bot_name()))
-
-        await self.bot.table.guarded(interaction, work)
 
     # ---- /rules --------------------------------------------------------------------------------
     @app_commands.command(name="rules", description="A game's rules, topic by topic, from setup to scoring")
     @app_commands.describe(game="Which game", topic="Start typing: the list shows the game's topics in order")
     async def rules(self, interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             found = find_game(game)
             if topic is None or not topic.strip():
                 await send_embeds(reply, [contents_embed(found)])
             else:
                 await send_embeds(reply, [topic_embed(found, find_topic(found, topic))])
-
-        await self.bot.table.guarded(interaction, work)
 
     @rules.autocomplete("game")
     async def _rules_games(
@@ -95,11 +91,9 @@ class Help(commands.Cog):
         game="Which game", name="Start typing: every card, building, town, unit... of the game"
     )
     async def card(self, interaction: discord.Interaction, game: str, name: str) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             found = find_game(game)
             await send_embeds(reply, [card_embed(found, find_entry(found, name))])
-
-        await self.bot.table.guarded(interaction, work)
 
     @card.autocomplete("game")
     async def _card_games(

@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.refusals import UserError
 from bot.reply import Reply, escape_text
-from bot.service import UserError, parse_options
+from bot.service import parse_options
 from bot.table import display_name, is_admin
 from bot.timing import TIMEOUT_POLICIES
 from rules import registry
@@ -49,7 +50,7 @@ class Lobby(
         ai: app_commands.Range[int, 0, 5] = 0,
         ai_strength: app_commands.Range[int, 1, 3] = 2,
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             record = await self.bot.service.new_game(
                 kind=game.strip(),
                 guild_id=interaction.guild_id,
@@ -62,8 +63,6 @@ class Lobby(
                 ai_strength=ai_strength,
             )
             await self.table.post_lobby(reply, record)
-
-        await self.table.guarded(interaction, work)
 
     @new.autocomplete("game")
     async def _game_names(
@@ -80,40 +79,34 @@ class Lobby(
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game, seat = await self.bot.service.join(
                 interaction.channel_id, interaction.user.id, display_name(interaction.user)
             )
             await reply.send(f"🪑 {interaction.user.mention} joined (seat {seat + 1}).", ephemeral=False)
             await self.table.refresh_lobby(game.id)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="leave", description="Leave this channel's lobby before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.leave(interaction.channel_id, interaction.user.id)
             await reply.send(f"👋 {interaction.user.mention} left the lobby.", ephemeral=False)
             await self.table.refresh_lobby(game.id)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="start", description="Start the game (host or a moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await self.table.start(reply, interaction.channel_id)
-
-        await self.table.guarded(interaction, work)
 
     @app_commands.command(name="status", description="What is happening in this channel's game")
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             service = self.bot.service
-            game = await service.store.latest_game_in(interaction.channel_id)
+            game = await service.latest_game_in(interaction.channel_id)
             if game is None:
                 raise UserError("No game has been played in this channel yet. Start one with `/game new`.")
             info = service.rules_for(game.kind).info
-            seats = await service.store.seats(game.id)
+            seats = await service.seats(game.id)
             lines = [f"**{info.name}** · {game.status.value} · game #{game.id}"]
             lines.append("Players: " + ", ".join(f"{s.seat + 1}. {escape_text(s.name)}" for s in seats))
             if game.channel_lost:
@@ -136,13 +129,11 @@ class Lobby(
             lines.append(f"Seed: {game.seed}")
             await reply.send("\n".join(lines))
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="abandon", description="End this channel's game (all players agree, or a moderator)"
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game, done, missing = await self.bot.service.abandon(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)
             )
@@ -156,8 +147,6 @@ class Lobby(
                     f" `/game abandon`: {', '.join(missing)}.",
                     ephemeral=False,
                 )
-
-        await self.table.guarded(interaction, work)
 
     @app_commands.command(name="clock", description="This table's reminders and move deadline")
     @app_commands.describe(
@@ -174,7 +163,7 @@ class Lobby(
         on_timeout: Literal["skip", "default", "replace", "autopilot"] | None = None,
         strict: bool | None = None,
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game, clock = await self.bot.service.set_table_clock(
                 interaction.channel_id,
                 interaction.user.id,
@@ -199,14 +188,12 @@ class Lobby(
                 f"⏱️ Table clock — reminders: {reminders}; deadline: {deadline}.", ephemeral=False
             )
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="posts", description="How this table posts in the channel")
     @app_commands.describe(
         style="compact: one post per handoff, edited while a player acts on (default); every_move: a post per move"
     )
     async def posts(self, interaction: discord.Interaction, style: Literal["compact", "every_move"]) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await self.bot.service.set_table_clock(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction), posts=style
             )
@@ -217,14 +204,12 @@ class Lobby(
             )
             await reply.send(f"🗞️ This table now posts {said}.", ephemeral=False)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="vacation", description="Pause your clock in this game (no reminders or deadline)"
     )
     @app_commands.describe(on="true to go on vacation, false to come back")
     async def vacation(self, interaction: discord.Interaction, on: bool = True) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
             self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
             text = (
@@ -234,30 +219,24 @@ class Lobby(
             )
             await reply.send(text, ephemeral=False)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="replace", description="Seat a substitute in a player's place (table agrees, or a moderator)"
     )
     @app_commands.describe(old="The player who leaves", new="The substitute who takes the seat and its cards")
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             if new.bot:
                 raise UserError("A bot cannot take a seat.")
             await self.table.request_replace(reply, old, new)
-
-        await self.table.guarded(interaction, work)
 
     @app_commands.command(name="follow", description="Follow this channel's game by DM or in a thread")
     @app_commands.describe(mode="dm: a DM after every move; thread: a thread for this game; off: stop")
     async def follow(
         self, interaction: discord.Interaction, mode: Literal["dm", "thread", "off"] = "dm"
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.open_game(interaction.channel_id)
-            await self.bot.service.store.set_follower(
-                game.id, interaction.user.id, None if mode == "off" else mode
-            )
+            await self.bot.service.set_follower(game.id, interaction.user.id, None if mode == "off" else mode)
             if mode == "off":
                 await reply.send("🔕 You no longer follow this game.")
             elif mode == "dm":
@@ -271,36 +250,32 @@ class Lobby(
                 await thread.send(f"🔔 {interaction.user.mention} follows this game here.")
                 await reply.send(f"🔔 Every move of this game will be posted in <#{thread.id}>.")
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(
         name="history", description="The whole public log of this channel's game, as a text file"
     )
     async def history(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
-            store = self.bot.service.store
-            game = await store.latest_game_in(interaction.channel_id)
+        async with Reply(interaction) as reply:
+            service = self.bot.service
+            game = await service.latest_game_in(interaction.channel_id)
             if game is None:
                 raise UserError("No game has been played in this channel yet.")
             text = await self.bot.service.history_text(game)
             file = discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}-history.txt")
             await reply.send(f"📜 The public log of game #{game.id}.", file=file)
 
-        await self.table.guarded(interaction, work)
-
     @app_commands.command(name="list", description="Games of this channel, this server, or yours")
     @app_commands.describe(scope="channel, server or mine")
     async def list_games(
         self, interaction: discord.Interaction, scope: Literal["channel", "server", "mine"] = "channel"
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             service = self.bot.service
             if scope == "channel":
-                games = await service.store.list_games(channel_id=interaction.channel_id)
+                games = await service.list_games(channel_id=interaction.channel_id)
             elif scope == "server":
-                games = await service.store.list_games(guild_id=interaction.guild_id)
+                games = await service.list_games(guild_id=interaction.guild_id)
             else:
-                games = await service.store.list_games(user_id=interaction.user.id)
+                games = await service.list_games(user_id=interaction.user.id)
             if not games:
                 await reply.send("No games yet.")
                 return
@@ -309,12 +284,10 @@ class Lobby(
                 lines.append(await self._summary(game))
             await reply.send("\n".join(lines)[:1900])
 
-        await self.table.guarded(interaction, work)
-
     async def _summary(self, game) -> str:  # noqa: ANN001
         service = self.bot.service
         name = service.rules_for(game.kind).info.name
-        seats = await service.store.seats(game.id)
+        seats = await service.seats(game.id)
         players = ", ".join(escape_text(seat.name) for seat in seats)
         line = f"• #{game.id} **{name}** in <#{game.channel_id}> — {game.status.value} — {players}"
         if any(seat.user_id < 0 for seat in seats):

@@ -8,8 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.refusals import UserError
 from bot.reply import Reply
-from bot.service import UserError, menu_digest
+from bot.service import menu_digest
 from bot.typed import suggestions
 from renderer.registry import overlays_for
 
@@ -32,16 +33,14 @@ class Play(commands.Cog):
     @app_commands.command(name="play", description="Make your move in this channel's game")
     @app_commands.describe(move="Start typing: the list shows only your legal moves")
     async def play(self, interaction: discord.Interaction, move: app_commands.Range[str, 1, 100]) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.active_game(interaction.channel_id)
             await self.bot.table.play_move(reply, game, text=move)
-
-        await self.bot.table.guarded(interaction, work)
 
     @play.autocomplete("move")
     async def _moves(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         service = self.bot.service
-        game = await service.store.open_game_in(interaction.channel_id)
+        game = await service.open_game_in(interaction.channel_id)
         if game is None or game.state is None:
             return []
         seat = await service.seat_of(game, interaction.user.id)
@@ -58,28 +57,26 @@ class Play(commands.Cog):
     @app_commands.command(name="board", description="See the board of this channel's game")
     @app_commands.describe(
         public="Post it in the channel for everyone (default: only you see it)",
-        overlay="An extra picture the game offers, e.g. a unit's range",
+        section="A part of the board in detail (goods, nations…) or an extra picture such as a unit's range",
         target="What the picture is about, when it asks (e.g. a square such as C5)",
     )
     async def board(
         self,
         interaction: discord.Interaction,
         public: bool = False,
-        overlay: str | None = None,
+        section: str | None = None,
         target: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self._shown_game(interaction.channel_id)
-            await self.bot.table.board(reply, game, public=public, overlay=overlay, target=target)
+            await self.bot.table.board(reply, game, public=public, section=section, target=target)
 
-        await self.bot.table.guarded(interaction, work)
-
-    @board.autocomplete("overlay")
-    async def _overlays(
+    @board.autocomplete("section")
+    async def _sections(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        store = self.bot.service.store
-        game = await store.latest_game_in(interaction.channel_id)
+        service = self.bot.service
+        game = await service.latest_game_in(interaction.channel_id)
         if game is None:
             return []
         return [
@@ -91,26 +88,22 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     @app_commands.command(name="hand", description="See your private cards and view (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.active_game(interaction.channel_id)
             await self.bot.table.hand(reply, game)
-
-        await self.bot.table.guarded(interaction, work)
 
     @app_commands.guild_only()
     @app_commands.command(name="log", description="The latest moves of this channel's game")
     @app_commands.describe(lines="How many lines (default 15)")
     async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = 15) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self._shown_game(interaction.channel_id)
             await reply.send(await self.bot.table.log_text(game, lines))
 
-        await self.bot.table.guarded(interaction, work)
-
     async def _shown_game(self, channel_id: int):  # noqa: ANN202
         """The open game, or the last finished one, so its final board stays available."""
-        store = self.bot.service.store
-        game = await store.latest_game_in(channel_id)
+        service = self.bot.service
+        game = await service.latest_game_in(channel_id)
         if game is None or game.state is None:
             raise UserError("There is no game being played in this channel. Start one with `/game new`.")
         return game

@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.calendar import MISSING_PERMISSION, can_manage_events
+from bot.refusals import UserError
 from bot.reply import Reply, escape_text
-from bot.service import UserError
 from bot.timing import (
     TIMEOUT_POLICIES,
     GuildSettings,
@@ -45,14 +45,12 @@ class SlowPlay(commands.Cog):
     )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await self.bot.table.undo_in_channel(reply, interaction.channel_id)
-
-        await self.bot.table.guarded(interaction, work)
 
     @app_commands.command(name="mygames", description="Your games, on every server, where it is your move")
     async def mygames(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             waiting = await self.bot.service.waiting_on(interaction.user.id)
             if not waiting:
                 await reply.send("🎉 No game is waiting for you right now.")
@@ -67,12 +65,10 @@ class SlowPlay(commands.Cog):
                 lines.append(f"• **{name}** #{game.id} — {headline}{deadline} — {link}")
             await reply.send("\n".join(lines))
 
-        await self.bot.table.guarded(interaction, work)
-
     @app_commands.command(name="catchup", description="What happened since your last move (only you see it)")
     @app_commands.guild_only()
     async def catchup(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             game = await self.bot.service.active_game(interaction.channel_id)
             last, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
             since = f"since your move {last}" if last else "since the start"
@@ -83,12 +79,10 @@ class SlowPlay(commands.Cog):
                 reply, game, last, heading=f"**Since your last turn** ({since})\n{body}"
             )
 
-        await self.bot.table.guarded(interaction, work)
-
     @app_commands.command(name="stats", description="Games played and won, per game, and your current streak")
     @app_commands.describe(player="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             who = player or interaction.user
             stats = await self.bot.service.stats(user_id=who.id)
             if not stats["per_game"]:
@@ -105,12 +99,10 @@ class SlowPlay(commands.Cog):
                 lines.append(f"Average time to move: {hours:.1f} h")
             await reply.send("\n".join(lines))
 
-        await self.bot.table.guarded(interaction, work)
-
     @app_commands.command(name="leaderboard", description="This server's winners, for one game or all")
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             service = self.bot.service
             kind = service.rules_for(game).info.id if game else None
             stats = await service.stats(guild_id=interaction.guild_id, kind=kind)
@@ -128,8 +120,6 @@ class SlowPlay(commands.Cog):
                 for i, (won, played, name) in enumerate(board[:15], 1)
             ]
             await reply.send("\n".join(lines))
-
-        await self.bot.table.guarded(interaction, work)
 
     @leaderboard.autocomplete("game")
     async def _leaderboard_games(
@@ -151,11 +141,11 @@ class SlowPlay(commands.Cog):
         end: app_commands.Range[int, 0, 23] | None = None,
         utc_offset: app_commands.Range[float, -12.0, 14.0] = 0.0,
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             if (start is None) != (end is None):
                 raise UserError("Give both the start and the end hour, or neither to turn quiet hours off.")
             offset = round(utc_offset * 60)
-            await self.bot.service.store.set_player(interaction.user.id, start, end, offset)
+            await self.bot.service.set_player(interaction.user.id, start, end, offset)
             quiet = await self.bot.service.quiet_hours(interaction.user.id)
             if quiet is None:
                 await reply.send("🔔 Quiet hours off: reminders may come at any hour.")
@@ -165,12 +155,10 @@ class SlowPlay(commands.Cog):
                 text += " Tip: `/me timezone` follows daylight saving time for you."
             await reply.send(text + "\n" + _next_quiet(quiet, self.bot.service.clock.now()))
 
-        await self.bot.table.guarded(interaction, work)
-
     @me.command(name="timezone", description="Your time zone, so quiet hours follow your local clock")
     @app_commands.describe(zone="A time zone name such as Europe/Paris or America/New_York (type to search)")
     async def timezone(self, interaction: discord.Interaction, zone: app_commands.Range[str, 1, 64]) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             name = await self.bot.service.set_time_zone(interaction.user.id, zone)
             now = self.bot.service.clock.now()
             local = datetime.fromtimestamp(now, ZoneInfo(name)).strftime("%H:%M")
@@ -182,15 +170,13 @@ class SlowPlay(commands.Cog):
                 text += f"\n🌙 Quiet hours {quiet.label()}. " + _next_quiet(quiet, now)
             await reply.send(text)
 
-        await self.bot.table.guarded(interaction, work)
-
     @timezone.autocomplete("zone")
     async def _zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=name, value=name) for name in matching_time_zones(current)]
 
     @me.command(name="show", description="Your time zone and quiet hours")
     async def me_show(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             service = self.bot.service
             zone = await service.time_zone(interaction.user.id)
             quiet = await service.quiet_hours(interaction.user.id)
@@ -200,8 +186,6 @@ class SlowPlay(commands.Cog):
             else:
                 lines.append(f"🌙 Quiet hours {quiet.label()}. " + _next_quiet(quiet, service.clock.now()))
             await reply.send("\n".join(lines))
-
-        await self.bot.table.guarded(interaction, work)
 
     # ---- /settings ------------------------------------------------------------------------------
     async def _change(
@@ -214,26 +198,22 @@ class SlowPlay(commands.Cog):
         current = await service.guild_settings(interaction.guild_id)
         updated = current.model_copy(update=changes)
         GuildSettings.model_validate(updated.model_dump())
-        await service.store.set_guild_settings(interaction.guild_id, updated.model_dump())
+        await service.set_guild_settings(interaction.guild_id, updated.model_dump())
         await reply.send(_describe(updated) + (f"\n{note}" if note else ""))
         return updated
 
     @settings.command(name="show", description="This server's game settings")
     async def settings_show(self, interaction: discord.Interaction) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await reply.send(_describe(await self.bot.service.guild_settings(interaction.guild_id)))
-
-        await self.bot.table.guarded(interaction, work)
 
     @settings.command(name="reminders", description="Default delay before a player is reminded (0 = never)")
     @app_commands.describe(hours="Hours of waiting before a reminder, e.g. 12")
     async def settings_reminders(
         self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0, 336.0]
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await self._change(interaction, reply, reminder_hours=hours)
-
-        await self.bot.table.guarded(interaction, work)
 
     @settings.command(name="deadlines", description="Default time limit per move and what happens after it")
     @app_commands.describe(
@@ -245,15 +225,13 @@ class SlowPlay(commands.Cog):
         hours: app_commands.Range[float, 0.0, 720.0],
         on_timeout: Literal["skip", "default", "replace", "autopilot"] = "skip",
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             await self._change(interaction, reply, deadline_hours=hours, on_timeout=on_timeout)
-
-        await self.bot.table.guarded(interaction, work)
 
     @settings.command(name="calendar", description="Show each game's move deadline as a server event")
     @app_commands.describe(enabled="Keep one scheduled event per game with deadlines (needs Manage Events)")
     async def settings_calendar(self, interaction: discord.Interaction, enabled: bool) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             calendar = self.bot.calendar
             note = ""
             if enabled and not can_manage_events(interaction):
@@ -265,18 +243,14 @@ class SlowPlay(commands.Cog):
             elif not enabled:
                 self.bot.table.spawn(calendar.clear_guild(interaction.guild_id), "calendar-clear")
 
-        await self.bot.table.guarded(interaction, work)
-
     @settings.command(name="game", description="Turn a game on or off for this server")
     async def settings_game(self, interaction: discord.Interaction, game: str, enabled: bool) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             rules = self.bot.service.rules_for(game)
             current = await self.bot.service.guild_settings(interaction.guild_id)
             disabled = set(current.disabled_games)
             (disabled.discard if enabled else disabled.add)(rules.info.id)
             await self._change(interaction, reply, disabled_games=sorted(disabled))
-
-        await self.bot.table.guarded(interaction, work)
 
     @settings_game.autocomplete("game")
     async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -293,13 +267,11 @@ class SlowPlay(commands.Cog):
     async def settings_channel(
         self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool = True
     ) -> None:
-        async def work(reply: Reply) -> None:
+        async with Reply(interaction) as reply:
             current = await self.bot.service.guild_settings(interaction.guild_id)
             channels = set(current.channels)
             (channels.add if allowed else channels.discard)(channel.id)
             await self._change(interaction, reply, channels=sorted(channels))
-
-        await self.bot.table.guarded(interaction, work)
 
 
 def _next_quiet(quiet: QuietHours, now: float) -> str:

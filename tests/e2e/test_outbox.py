@@ -78,6 +78,42 @@ async def test_one_post_per_handoff_with_pings_and_edits_in_place(tmp_path):
         assert not w.server.errors, w.server.errors
 
 
+async def test_each_post_frames_what_changed_since_the_previous_post(tmp_path):
+    """Issue 19: the turn post's picture marks what just changed. Every post is drawn with the
+    renderer's marks of all the moves since the previous post (a seat's several actions included),
+    and the repaints of the live post in between with the marks so far."""
+    from renderer.registry import marks_between
+
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="iron-and-brass", seed=5)
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        await play_out(w, "table", [alice, bob], seed=3, max_rounds=200, moves_wanted=30)
+        await w.settle()
+        game, states, _, _ = await _log(w)
+        rules = w.bot.service.rules_for(game.kind)
+        views = [rules.view(state, None) for state in states]
+        rows = sorted(
+            (row for row in await w.bot.service.store.outbox(game.id) if row.kind in ("post", "repaint")),
+            key=lambda row: (row.version, row.id),
+        )
+        posts = [row for row in rows if row.kind == "post"]
+        assert len(posts) > 3
+        previous, framed = posts[0].version, 0
+        for row in rows[1:]:
+            expected = set()
+            for version in range(previous + 1, row.version + 1):
+                expected |= marks_between(views[version - 1], views[version])
+            assert set(row.payload["marks"]) == expected, (row.kind, row.version)
+            framed += bool(expected)
+            if row.kind == "post":
+                previous = row.version
+        assert framed >= len(posts) - 1, "posts without anything framed"
+
+
 async def test_every_move_option_posts_each_move(tmp_path):
     async with world(tmp_path) as w:
         alice, bob = w.users["alice"], w.users["bob"]

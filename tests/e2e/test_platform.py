@@ -380,15 +380,68 @@ async def test_board_overlays_are_offered_and_drawn(tmp_path):
         await bob.slash(table, "game join")
         await alice.slash(table, "game start")
         await w.settle()
-        offered = await bob.autocomplete(table, "board", focused="overlay", value="")
-        assert [c["value"] for c in offered] == ["range"]
-        missing = await bob.slash(table, "board", overlay="range")
+        offered = await bob.autocomplete(table, "board", focused="section", value="")
+        assert "range" in [c["value"] for c in offered]
+        missing = await bob.slash(table, "board", section="range")
         assert missing.ephemeral and "target:" in missing.content
-        unknown = await bob.slash(table, "board", overlay="weather")
-        assert unknown.ephemeral and "no 'weather' picture" in unknown.content
+        unknown = await bob.slash(table, "board", section="weather")
+        assert unknown.ephemeral and "no 'weather' section" in unknown.content
         game = await w.bot.service.store.latest_game_in(table)
         view = await w.bot.service.view(game, None)
         square = view.pieces[0].square
-        drawn = await bob.slash(table, "board", overlay="range", target=square)
+        drawn = await bob.slash(table, "board", section="range", target=square)
         assert drawn.ephemeral and drawn.files and drawn.files[0][1][:4] == b"\x89PNG"
         assert not w.server.errors, w.server.errors
+
+
+async def test_the_board_carries_a_button_per_section(tmp_path):
+    """Issue 19: detail a phone-sized turn picture leaves out is one press away. `/board` (and the
+    turn post's Board button) answers with the board and a button per section of the game; pressing
+    one replaces the picture with that section, the shown one greyed out, and Board goes back."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="city-heroes", seed=2)
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        from renderer.registry import overlays_for
+
+        sections = [o.name for o in overlays_for("city-heroes").values() if not o.target]
+        assert "buyable" in sections
+        board = await bob.slash(table, "board")
+        assert board.ephemeral and board.files
+        buttons = board.message.buttons()
+        assert [label for label, _, _ in buttons] == ["Board", *(name.capitalize() for name in sections)]
+        assert [disabled for _, _, disabled in buttons] == [True] + [False] * len(sections)
+        buyable = next(cid for label, cid, _ in buttons if label == "Buyable")
+        pressed = await bob.click(board.message.id, buyable)
+        assert pressed.type == 7, "the section replaces the board picture it sits under"
+        shown = w.server.world.messages[board.message.id]
+        assert shown.attachments and shown.attachments[0].filename.startswith("buyable-")
+        assert dict((label, disabled) for label, _, disabled in shown.buttons())["Buyable"] is True
+        back = next(cid for label, cid, _ in shown.buttons() if label == "Board")
+        await bob.click(board.message.id, back)
+        shown = w.server.world.messages[board.message.id]
+        assert shown.attachments[0].filename.startswith("board-")
+        public = await bob.slash(table, "board", public=True)
+        assert not public.ephemeral and not public.message.buttons(), (
+            "a public board carries no one's buttons"
+        )
+        assert not w.server.errors, w.server.errors
+
+
+async def test_an_unexpected_failure_is_logged_and_answered_with_an_apology(tmp_path, caplog):
+    """Every command goes through the one error path (leaving `async with Reply(...)`): a bug in a
+    handler is logged with its traceback and the user gets one ephemeral apology, never silence."""
+    async with world(tmp_path) as w:
+        alice = w.users["alice"]
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("a bug")
+
+        w.bot.service.stats = broken
+        with caplog.at_level("ERROR"):
+            said = await alice.slash(w.channels["table"], "stats")
+        assert said.ephemeral and said.content.startswith("⚠️ Something went wrong on our side")
+        assert any(record.exc_info and "a bug" in str(record.exc_info[1]) for record in caplog.records)

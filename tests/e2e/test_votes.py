@@ -246,3 +246,30 @@ async def test_no_undo_button_after_a_die_roll_earlier_in_the_turn(tmp_path):
         refused = await alice.slash(table, "undo")
         assert refused.ephemeral and "revealed hidden information" in refused.content
         assert not w.server.errors, w.server.errors
+
+
+async def test_players_dropped_by_the_clock_do_not_hold_up_a_vote(tmp_path):
+    """A player the clock dropped is gone: an abandon or a replacement is decided by the players still
+    seated, as an undo already was (waiting for the dropped one would block the table for good)."""
+    async with world(tmp_path, users=("alice", "bob", "carol", "erin")) as w:
+        alice, bob, carol, erin = (w.users[n] for n in ("alice", "bob", "carol", "erin"))
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol], seed=3)
+        game, seats = await _game(w)
+        assert await w.bot.service.store.set_seat_flag(game.id, 2, "dropped", True)  # carol
+
+        asked = await alice.slash(table, "game replace", old=carol.id, new=erin.id)
+        assert "Still to agree: bob" in asked.content and "carol" not in asked.content, asked.content
+        ids = {label: cid for label, cid, _ in bob.buttons(asked.message.id)}
+        agreed = await bob.click(asked.message.id, ids["Approve"])
+        assert "now plays in" in agreed.content, agreed.content
+        await w.settle()
+        assert [s.user_id for s in (await _game(w))[1]] == [alice.id, bob.id, erin.id]
+
+        game, _ = await _game(w)
+        assert await w.bot.service.store.set_seat_flag(game.id, 1, "dropped", True)  # bob
+        said = await alice.slash(table, "game abandon")
+        assert "erin" in said.content and "bob" not in said.content, said.content
+        done = await erin.slash(table, "game abandon")
+        assert (await _game(w))[0].status == "abandoned", done.content
+        assert not w.server.errors, w.server.errors

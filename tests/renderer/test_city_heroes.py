@@ -1,4 +1,8 @@
-"""City Heroes pictures: real PNGs from views of random games, phone-sized, drawn from the view alone."""
+"""City Heroes pictures: real PNGs from views of random games, phone-sized, drawn from the view alone.
+
+`tests/renderer/test_phone.py -k city-heroes` holds every picture of played games to the phone's sizes;
+these tests check what the pictures show: nothing hidden in the public one, only the seat's own view in
+a hand picture, the sections, the marks of what changed and the key."""
 
 from __future__ import annotations
 
@@ -7,8 +11,25 @@ import random
 
 from PIL import Image, ImageChops
 
-from renderer.city_heroes import BUY, buy_prices, render, render_buyable
-from renderer.registry import renderer_for
+from renderer import phone
+from renderer.canvas import Palette
+from renderer.city_heroes import (
+    ACTING,
+    BUY,
+    CODES,
+    KEY,
+    OVERLAYS,
+    PASSED,
+    RESOURCES,
+    SCORE_COLUMNS,
+    STRIP,
+    SWORD,
+    buy_prices,
+    changes,
+    render,
+    render_buyable,
+)
+from renderer.registry import overlays_for, renderer_for, symbol_key
 from rules.city_heroes import GAME
 from rules.city_heroes.state import CityHeroesState, Proposal
 
@@ -56,14 +77,19 @@ def _play(seed: int, players: int, *, stop=None) -> CityHeroesState:
     return state
 
 
-def _image(png: bytes) -> Image.Image:
+def _image(png: bytes, *, tallest: int = phone.MAX_HEIGHT) -> Image.Image:
+    """The PNG as an image, checked to be phone-sized: 800 wide, no taller than `tallest`."""
     assert png.startswith(b"\x89PNG")
-    assert len(png) < 1_000_000
+    assert len(png) < 400_000
     image = Image.open(io.BytesIO(png))
     image.load()
-    assert 1000 <= image.width <= 1200
-    assert image.height < 3000
+    assert image.width == phone.PHONE_WIDTH
+    assert image.height <= tallest
     return image
+
+
+SECTION_HEIGHT = 1600
+"""The tallest a section should be: one topic, about two phone screens."""
 
 
 def _near(image: Image.Image, color: tuple[int, int, int], tolerance: int = 24) -> int:
@@ -88,8 +114,8 @@ def test_views_through_random_games_of_one_three_and_five_players():
             )
             public = _image(render(GAME.view(state, None)))
             private = _image(render(GAME.view(state, players - 1)))
-            assert public.height > 1200
-            assert private.size[0] == public.size[0]
+            assert public.height > 900, "the map fills what the phone screen leaves"
+            assert private.height < public.height / 1.5, "a hand picture holds no board"
 
 
 def test_the_public_picture_depends_only_on_the_public_view():
@@ -129,7 +155,7 @@ def test_render_buyable_marks_exactly_the_tiles_the_rules_let_the_player_buy():
             assert affordable == legal
             for tile in legal:
                 assert buy_prices(view, seat)[tile] == GAME.price(state, seat, tile)
-            image = _image(render_buyable(view))
+            image = _image(render_buyable(view), tallest=SECTION_HEIGHT)
             if legal:
                 assert _near(image, BUY) > 500 * len(legal), "the buyable tiles are outlined in yellow"
             checked += 1
@@ -138,9 +164,12 @@ def test_render_buyable_marks_exactly_the_tiles_the_rules_let_the_player_buy():
 
 def test_render_buyable_outside_the_expansion_and_for_a_seat_view():
     state = _play(8, 3, stop=lambda s: s.turn >= 2 and s.phase == "construction")
-    _image(render_buyable(GAME.view(state, None)))
-    _image(render_buyable(GAME.view(state, 1)))
-    _image(render_buyable(GAME.view(state, None), seat=2))
+    for png in (
+        render_buyable(GAME.view(state, None)),
+        render_buyable(GAME.view(state, 1)),
+        render_buyable(GAME.view(state, None), seat=2),
+    ):
+        _image(png, tallest=SECTION_HEIGHT)
 
 
 def test_marks_on_the_map_pillage_garrison_and_public_works():
@@ -169,4 +198,137 @@ def test_a_finished_game_shows_the_result_either_way():
     assert render(won) != lost
     _image(render(won))
     _image(render(GAME.view(state, 0)))
-    _image(render_buyable(won))
+    _image(render_buyable(won), tallest=SECTION_HEIGHT)
+
+
+def _texts(draw) -> set[str]:  # noqa: ANN001 - a function returning PNG bytes
+    return {text for _, text in phone.measure(draw).texts}
+
+
+def _with_offer(players: int = 3) -> tuple[CityHeroesState, int, int, int]:
+    state = _play(4, players, stop=lambda s: s.turn >= 3 and s.phase == "interaction")
+    proposer, partner, outsider = state.current, (state.current + 1) % 3, (state.current + 2) % 3
+    state.proposal = Proposal(proposer=proposer, partner=partner, give={"wheat": 2}, get={"gold": 1})
+    return state, proposer, partner, outsider
+
+
+def test_a_hand_picture_holds_the_offer_and_no_board():
+    state, proposer, partner, _ = _with_offer()
+    public = GAME.view(state, None)
+    hand = GAME.view(state, partner)
+    board_texts = _texts(lambda: render(public))
+    hand_texts = _texts(lambda: render(hand))
+    strip_labels = {label for label, _ in STRIP}
+    assert strip_labels <= board_texts
+    assert not strip_labels & hand_texts, "no score strip in the hand"
+    assert not {str(tile.id) for tile in public.tiles} & hand_texts, "no map in the hand"
+    assert "Trade offer" in hand_texts
+    assert "Wheat 2" in hand_texts and "Gold 1" in hand_texts, "the terms, which only the parties see"
+    assert "Wheat 2" not in board_texts
+    assert "You may accept or decline it." in hand_texts
+    assert any(state.players[partner].name in text and "Turn 3/" in text for text in hand_texts)
+    assert _image(render(hand)).height < _image(render(public)).height / 1.5
+    proposer_texts = _texts(lambda: render(GAME.view(state, proposer)))
+    assert "Waiting for the answer; you may cancel it." in proposer_texts
+
+
+def test_every_section_renders_readably():
+    assert {overlay.name for overlay in OVERLAYS} == {"buyable", "cities", "key"}
+    assert set(overlays_for("city-heroes")) == {"buyable", "cities", "key"}
+    for players, seed in ((1, 11), (5, 12)):
+        state = _play(seed, players, stop=lambda s: s.turn >= 3)
+        view = GAME.view(state, None)
+        for overlay in OVERLAYS:
+            assert not overlay.target
+            drawn = phone.measure(lambda overlay=overlay, view=view: overlay.draw(view, None))
+            assert drawn.width == phone.PHONE_WIDTH
+            assert drawn.height <= SECTION_HEIGHT, overlay.name
+            assert drawn.too_small() == [], overlay.name
+        cities = _texts(lambda view=view: OVERLAYS[1].draw(view, None))
+        for seat in view.seats:
+            assert seat.name in cities
+            assert f"Weapons {seat.stock.get('weapons', 0)}" in cities
+
+
+def test_the_key_section_names_every_code_and_symbol():
+    view = GAME.view(_play(13, 2, stop=lambda s: s.turn >= 2), None)
+    drawn = _texts(lambda: OVERLAYS[2].draw(view, None))
+    for key, code in CODES.items():
+        assert code in drawn, key
+    assert {"Barracks", "Kronborg", "Apartment", "Apothecary"} <= drawn
+    for name, letter, _, _ in RESOURCES.values():
+        assert letter in drawn and any(text.startswith(name) for text in drawn)
+    assert {ACTING, PASSED, f"{SWORD}3", "2/6", "✓"} <= drawn
+    assert len(set(CODES.values())) == len(CODES), "every code names one building"
+    assert all(len(code) <= 2 for code in CODES.values()), "two letters fit a tile of the phone map"
+
+
+def test_the_alt_text_key_explains_every_symbol_on_the_turn_picture():
+    assert symbol_key("city-heroes") == KEY
+    for name, letter, _, _ in RESOURCES.values():
+        assert f"{letter} {name.lower()}" in KEY
+    for symbol in (
+        ACTING,
+        PASSED,
+        SWORD,
+        "n/m",
+        "Hill",
+        "Plain",
+        "white",
+        "blue",
+        "gold",
+        "purple",
+        "red stripes",
+    ):
+        assert symbol in KEY, symbol
+    for label, _ in (*STRIP, *SCORE_COLUMNS):
+        assert label in KEY, label
+    assert "section:key" in KEY
+
+
+def _magenta(png: bytes) -> int:
+    return _near(_image(png), Palette.changed, 10)
+
+
+def test_changes_mark_the_tiles_and_the_strip_cells_that_changed():
+    state = _play(14, 3, stop=lambda s: s.turn >= 2 and s.phase == "construction")
+    old = GAME.view(state, None)
+    after = state.model_copy(deep=True)
+    neutral = next(tile for tile in after.tiles if tile.owner is None)
+    neutral.owner, neutral.house = 1, "house"
+    owned = next(tile for tile in after.tiles if tile.owner == 2)
+    owned.garrison += 2
+    after.players[1].ducats += 3
+    after.players[1].passed = True
+    after.prestige += 4
+    new = GAME.view(after, None)
+    found = changes(old, new)
+    assert {
+        f"tile:{neutral.id}",
+        f"tile:{owned.id}",
+        "tiles:1",
+        "ducats:1",
+        "state:1",
+        "prestige",
+    } <= found.marks
+    assert "ducats:0" not in found.marks and "tiles:2" not in found.marks
+    text = " ".join(found.lines)
+    assert f"T{neutral.id} now belongs to {state.players[1].name}" in text
+    assert f"T{owned.id} garrison" in text
+    assert "City prestige" in text and "passed" in text
+    assert changes(new, new).marks == frozenset()
+    plain, framed = render(new), render(new, marks=found.marks)
+    assert _magenta(plain) == 0
+    assert _magenta(framed) > 2000
+    one_tile = _magenta(render(new, marks=frozenset({f"tile:{neutral.id}"})))
+    one_cell = _magenta(render(new, marks=frozenset({"ducats:1"})))
+    assert 300 < one_tile < _magenta(framed) and 100 < one_cell < one_tile
+
+
+def test_changes_name_a_long_name_fitted():
+    state = _play(15, 2, stop=lambda s: s.turn >= 2)
+    state.players[0].name = "Z" * 200
+    old = GAME.view(state, None)
+    state.players[0].ducats += 1
+    lines = changes(old, GAME.view(state, None)).lines
+    assert lines and all(len(line) < 120 for line in lines)
