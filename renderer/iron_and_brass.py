@@ -509,7 +509,7 @@ def _cell_for(size: int, room: int) -> int:
 
 FOOTER = (
     "Disc = unit · square = structure · dashed = ready next turn\n"
-    "yellow = disabled · black = last battle · key: /board overlay:key"
+    "yellow = disabled · black = last battle · key: /board section:key"
 )
 MIN_CELL_WITH_FOOTER = 46
 """A map whose squares would shrink below this to make room for the footer key goes without it (the
