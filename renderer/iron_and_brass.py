@@ -77,17 +77,15 @@ NAME_ROOM = 240
 """The most a player's name takes inside a header or a sentence, in px."""
 
 KEY = (
-    "Iron is blue and Brass crimson; discs are units and rounded squares structures, with their code "
-    "(SK Skirmisher Patrol, MG Mechanized Gunner Patrol, II Iron Infantry, MA Motorized Artillery, "
-    "HA Heavy Artillery, ST Steam Tank, CT Crusher Tank, HQ Headquarters, FT Fortress, BK Barracks, "
-    "AW Armored Wall, TR Turret, FD Foundry, AR Arsenal, SW Steam Works); a dashed outline is a build "
-    "that appears at its owner's next turn, a yellow ring and corner a disabled piece (-2 attack and "
-    "defence), a black frame the last battle's squares, a magenta frame what changed, and the tinted "
-    "rows are each side's base row. Spot, Surge, Road and Heal count the advantage tokens (Spotter, "
-    "Surge, Open Road, Heal) left; P1 is Player 1, who moves first; a stat token such as "
-    "'7 C | F S | 4A / 2R 3M 5D' reads 7 gold + 1 crew, needs Foundry and Steam Works, attack +4, "
-    "range 2, move 3, defence +5."
+    "Iron blue, Brass crimson; discs are units, rounded squares structures: SK Skirmisher, MG Gunner, "
+    "II Iron Infantry, MA Motorized Artillery, HA Heavy Artillery, ST Steam Tank, CT Crusher Tank, "
+    "HQ Headquarters, FT Fortress, BK Barracks, AW Armored Wall, TR Turret, FD Foundry, AR Arsenal, "
+    "SW Steam Works. Dashed: ready next turn; yellow ring and corner: disabled (-2 attack and defence); "
+    "black frame: last battle; magenta frame: changed; tinted rows: base rows. Spot, Surge, Road, Heal: "
+    "advantage tokens left; P1: Player 1, who moves first."
 )
+"""Short enough to join the alt text (the bot drops a key that would take it past 1,000 characters);
+the `key` section has the long form with the stat tokens."""
 
 
 def side_color(seat: int) -> Color:
