@@ -310,14 +310,19 @@ def _battle_line(view: IronAndBrassView) -> str | None:
 
 
 def _opening(view: IronAndBrassView) -> str:
-    """The opening roll that made Player 1, with re-rolled ties counted rather than listed (the `game`
-    section gives every roll)."""
+    """The opening roll that made Player 1 in one line: each sum with its dice, re-rolled ties counted
+    rather than listed (the `game` section gives the whole sentence)."""
     text = with_names(view.opening, view.players, BODY)
     rolls = text.split("; tie, again: ")
     if len(rolls) > 1 and rolls[0].startswith("Opening roll: "):
         ties = len(rolls) - 1
-        return f"Opening roll ({ties} tie{'s' if ties > 1 else ''} re-rolled): {rolls[-1]}"
-    return text
+        text = f"Opening roll ({ties} tie{'s' if ties > 1 else ''} re-rolled): {rolls[-1]}"
+    text = DICE.sub(r"\3 (\1+\2)", text)
+    return text.replace(" is Player 1 and plays first.", " is P1.")
+
+
+DICE = re.compile(r"\b(\d)\+(\d) = (\d+)")
+"""'3+1 = 4' in the opening roll, drawn '4 (3+1)'."""
 
 
 def _lines(

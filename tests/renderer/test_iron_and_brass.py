@@ -100,7 +100,7 @@ def test_round_one_shows_the_opening_roll_that_made_player_one():
     view = GAME.view(_played(4, 12, 0), None)
     assert view.round == 1
     texts = " ".join(text for _, text in _measured(lambda: render(view)).texts)
-    assert "Opening roll" in texts and "is Player 1" in texts
+    assert "Opening roll" in texts and "is P1." in texts
     later = GAME.view(_played(4, 12, 40), None)
     assert later.round > 1
     game_section = " ".join(text for _, text in _measured(lambda: ib._game_section(later)).texts)
