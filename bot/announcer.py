@@ -334,15 +334,19 @@ def _followers(
 
 
 def _alt(view: View, events: list[Event]) -> str:
-    """The picture's description: the view in words, the last move, and what the picture's symbols
-    mean (the renderer's key), cut to Discord's 1,024 characters with the key giving way first."""
-    text = view.alt_text()
-    if events:
-        text += " Last move: " + " ".join(one_line(event.text) for event in events)
+    last = ("Last move: " + " ".join(one_line(event.text) for event in events)) if events else ""
+    return picture_alt(view, last)
+
+
+def picture_alt(view: View, news: str = "") -> str:
+    """A picture's description: the view in words, then `news` (the last move, what changed), then what
+    the picture's symbols mean (the renderer's key), cut to Discord's 1,024 characters: the key is what
+    gives way (its start, on the symbols seen most, is kept where there is room)."""
+    text = " ".join(part for part in (view.alt_text(), news) if part)
     key = symbol_key(view.game)
-    if key and len(text) + len(key) < 1000:
+    if key and len(text) < 900:
         text += " Key: " + key
-    return text[:1000]
+    return text if len(text) <= 1000 else text[:999] + "…"
 
 
 def private_part(public: dict[str, Any], seat_view: View) -> dict[str, Any]:

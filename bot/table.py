@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import announcer, typed
+from bot.announcer import picture_alt
 from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node, section_buttons
 from bot.pictures import Painter
 from bot.refusals import Refusal, UserError
@@ -380,7 +381,7 @@ class Table:
         file = discord.File(
             io.BytesIO(png),
             filename=f"catchup-{game.id}-v{game.version}.png",
-            description=_clip(f"{now.alt_text()} Changed since your last move: {said}.", 1000),
+            description=picture_alt(now, f"Changed since your last move: {said}."),
         )
         await reply.send(_clip(f"{heading}\n\n**Now:** {now.headline}"), file=file)
 
@@ -725,10 +726,8 @@ class Table:
     async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:
         """The view's picture, with alt text from the same view and the move's public lines only."""
         png = await self.painter.png(view)
-        description = view.alt_text()
-        if events:
-            description += " Last move: " + " ".join(event.text for event in events)
-        return discord.File(io.BytesIO(png), filename=filename, description=_clip(description, 1000))
+        news = ("Last move: " + " ".join(event.text for event in events)) if events else ""
+        return discord.File(io.BytesIO(png), filename=filename, description=picture_alt(view, news))
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)

@@ -9,6 +9,7 @@ back to the font bundled in Pillow, never from the network.
 from __future__ import annotations
 
 import io
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -314,7 +315,8 @@ def _length(text: str, size: int, bold: bool) -> float:
 
 @lru_cache(maxsize=8192)
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
-    return int(_length(drawable(text), size, bold))
+    """Rounded up, so a text said to fit a width does fit it (`ellipsize` checks the exact width)."""
+    return math.ceil(_length(drawable(text), size, bold))
 
 
 def fit_size(text: str, max_width: int, size: int, *, bold: bool = False, minimum: int = MIN_TEXT) -> int:
@@ -466,16 +468,20 @@ def seat_dot(draw: ImageDraw.ImageDraw, center: tuple[int, int], seat: int, radi
 def to_png(image: Image.Image) -> bytes:
     """PNG bytes; boards are flat colour, so a 128-colour palette keeps files small without visible loss.
 
-    The palette is built from every 4th row (fast octree) and the whole image mapped onto it, then
-    saved at compression level 3: on a 1080x3700 board this takes ~35 ms where quantizing the whole
-    image at the default level took ~600 ms. Flat colours and text survive; the output is deterministic.
+    The palette is built from a 1/16 sample (every other column of every 8th row: the flat colours are
+    everywhere, and an anti-aliasing shade the sample misses maps to its nearest neighbour), the whole
+    image is mapped onto it and saved at compression level 1. On an 800 x 1000 picture this takes about
+    10 ms; quantizing the whole image at the default level took ~20 times longer, for files only ~15%
+    smaller. An image that is already RGB is not copied. The output is deterministic.
     """
-    image = image.convert("RGB")
-    sample = image.resize((image.width, max(image.height // 4, 1)), Image.Resampling.NEAREST)
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    size = (max(image.width // 2, 1), max(image.height // 8, 1))
+    sample = image.resize(size, Image.Resampling.NEAREST)
     palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=3)
+    indexed.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 

@@ -25,7 +25,6 @@ hidden can leak. Badges and chips recur on every board, so their bitmaps are cac
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
@@ -45,6 +44,7 @@ from renderer.canvas import (
     player_name,
     seat_dot,
     text_width,
+    to_png,
     with_names,
     wrap,
 )
@@ -361,30 +361,11 @@ def _state(view: CityHeroesView, seat: SeatView) -> tuple[str, Color]:
     return "Waiting", (70, 70, 80)
 
 
-def _png(image: Image.Image) -> bytes:
-    """PNG bytes of an RGB sheet: a 128-colour palette built from a 1/16 sample (every other column of
-    every 8th row: the flat colours are everywhere, and an anti-aliasing shade the sample misses maps to
-    its nearest neighbour) mapped onto the whole image, compression level 1. The shared
-    `canvas.to_png` converts to RGB first (a full copy a sheet already RGB does not need), samples 1/4
-    and compresses at level 3: on an 800 x 1000 picture this saves ~15 ms of ~45 for a file ~15% larger
-    (about 50 kB)."""
-    if image.mode != "RGB":
-        image = image.convert("RGB")
-    size = (max(image.width // 2, 1), max(image.height // 8, 1))
-    sample = image.resize(size, Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
-
-
 def _paragraph(
     sheet: Sheet, text: str, size: int = SMALL, *, color: Color = Palette.ink, bold: bool = False
 ) -> None:
-    """Wrapped text. Wrapped 2 px short of the width: `canvas.wrap` measures a line's width rounded
-    down and then ellipsizes a line whose exact width is a fraction over, cutting its last word."""
-    lines = wrap(text, INNER - 2, size, bold=bold)
+    """Wrapped text."""
+    lines = wrap(text, INNER, size, bold=bold)
 
     def paint(draw: Draw, y: int) -> None:
         for index, line in enumerate(lines):
@@ -799,7 +780,7 @@ def _hand(view: CityHeroesView) -> bytes:
             color=Palette.muted,
         )
     _own_stock(sheet, seat)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 def _goods_items(goods: dict[str, int]) -> list[tuple[str, int, Color, Color]]:
@@ -937,7 +918,7 @@ def render_cities(view: View) -> bytes:
     sheet.title("City Heroes · cities", subtitle=_status(game))
     for seat in game.seats:
         _city_panel(sheet, game, seat)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 Symbol = Callable[[Draw, int, int], int]
@@ -1068,7 +1049,7 @@ def _key_png() -> bytes:
             _text(draw, (x + 50, top + 2), ellipsize(name or key, column - 58, SMALL), SMALL)
 
     sheet.block(half * ROW + 8, codes)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 # ---- entry points -------------------------------------------------------------------------------
@@ -1097,7 +1078,7 @@ def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
     footer = line_height(SMALL) + 2
     _fitted_map(sheet, game, below=footer)
     _footer(sheet)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 def buy_prices(view: CityHeroesView, seat: int) -> dict[int, int]:
@@ -1141,7 +1122,7 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
         sheet.title("City Heroes · tiles for sale", subtitle=headline)
         _paragraph(sheet, "Nobody is buying: the game is over.", size=BODY, bold=True)
         _map(sheet, game, _full_map(game))
-        return _png(sheet.image())
+        return to_png(sheet.image())
     player = game.seats[seat]
     prices = buy_prices(game, seat)
     affordable = {tile: price for tile, price in prices.items() if price <= player.ducats}
@@ -1157,7 +1138,7 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
         size=SMALL,
         color=Palette.muted,
     )
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 def _buy_notes(

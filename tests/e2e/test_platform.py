@@ -411,6 +411,10 @@ async def test_the_board_carries_a_button_per_section(tmp_path):
         assert "buyable" in sections
         board = await bob.slash(table, "board")
         assert board.ephemeral and board.files
+        from renderer.city_heroes import KEY
+
+        ((_, _, alt),) = board.files
+        assert "Key: " + KEY[:40] in alt, "the picture's alt text explains its symbols"
         buttons = board.message.buttons()
         assert [label for label, _, _ in buttons] == ["Board", *(name.capitalize() for name in sections)]
         assert [disabled for _, _, disabled in buttons] == [True] + [False] * len(sections)
