@@ -20,16 +20,14 @@ side's numbers and pieces by square); `range` shows the reach of the unit on a s
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageDraw, ImageFont
 
 from renderer.canvas import (
-    ELLIPSIS,
     MARGIN,
     Color,
     Palette,
@@ -99,20 +97,6 @@ def _tint(color: Color, amount: float) -> Color:
 
 BASE_ROWS: tuple[Color, Color] = (_tint(SIDE_COLORS[0], 0.8), _tint(SIDE_COLORS[1], 0.8))
 """Each side's base row, tinted in its colour."""
-
-
-def _png(image: Image.Image) -> bytes:
-    """`canvas.to_png`'s encoding (a 128-colour palette from every 4th row, compression level 3)
-    without its conversion to RGB: every picture here is drawn in RGB, and the conversion copies the
-    whole image (about 4 ms of a 800x1000 picture's budget)."""
-    if image.mode != "RGB":
-        return to_png(image)
-    sample = image.resize((image.width, max(image.height // 4, 1)), Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
 
 
 def _name(view: IronAndBrassView, seat: int, size: int = BODY, *, bold: bool = False) -> str:
@@ -348,14 +332,7 @@ def _lines(
 
 
 def _wrap(text: str, size: int, *, bold: bool = False) -> list[str]:
-    """`canvas.wrap` at the full width, narrowed by a pixel or two when it cut a word it had just
-    accepted (it measures whole pixels when it fills a line, fractions when it ellipsizes it)."""
-    lines: list[str] = []
-    for width in (INNER, INNER - 1, INNER - 2):
-        lines = wrap(text, width, size, bold=bold)
-        if not any(line.endswith(ELLIPSIS) for line in lines) or ELLIPSIS in text:
-            break
-    return lines
+    return wrap(text, INNER, size, bold=bold)
 
 
 def _wrapped_height(texts: Iterable[tuple[str, bool]], size: int = BODY) -> int:
@@ -550,7 +527,7 @@ def _turn(view: IronAndBrassView, marks: frozenset[str]) -> bytes:
     _map(sheet, view, cell)
     if cell == with_footer:
         _lines(sheet, [(FOOTER, False, "")], color=Palette.muted)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 def _result(sheet: Sheet, lines: list[tuple[str, bool, str]]) -> int:
@@ -582,7 +559,7 @@ def _hand(view: IronAndBrassView) -> bytes:
     if seat is not None:
         lines.append((f"You have {seat.gold} gold and {seat.crew} crew.", False, ""))
     _lines(sheet, lines, size=24)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
@@ -603,7 +580,7 @@ def render_range(view: View, square: str) -> bytes:
     if piece is None:
         _header(sheet, f"Iron & Brass · nothing stands on {square.upper()[:4]}")
         _map(sheet, game, _cell_for(game.size, MAX_HEIGHT))
-        return _png(sheet.image())
+        return to_png(sheet.image())
     where = parse_square(piece.square, game.size)
     assert where is not None
     attacks = {
@@ -644,7 +621,7 @@ def render_range(view: View, square: str) -> bytes:
         focus=piece.square,
     )
     _lines(sheet, notes)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 # ---- sections ---------------------------------------------------------------------------------------
@@ -770,7 +747,7 @@ def _key_section(view: View, target: str | None = None) -> bytes:
             ),
         ],
     )
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 def _game_section(view: View, target: str | None = None) -> bytes:
@@ -800,7 +777,7 @@ def _game_section(view: View, target: str | None = None) -> bytes:
         )
         lines.append((with_names(record.text, game.players, BODY), False, ""))
     _lines(sheet, lines)
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 def _army(view: IronAndBrassView, seat: int) -> list[str]:
@@ -833,7 +810,7 @@ def _players_section(view: View, target: str | None = None) -> bytes:
             *_army(game, seat.seat),
         ]
         _lines(sheet, [(line, index == 0, "") for index, line in enumerate(lines)])
-    return _png(sheet.image())
+    return to_png(sheet.image())
 
 
 # ---- changes ------------------------------------------------------------------------------------------
