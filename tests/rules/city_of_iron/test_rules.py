@@ -580,6 +580,28 @@ def test_end_game_bonuses_ties_give_nothing_and_storing_penalty() -> None:
     assert end_bonuses(state)[0]["stored buildings"] == -1
 
 
+def test_most_cards_counts_hand_and_draw_piles_not_discards() -> None:
+    """Game End: "Most Military/Citizen Cards: Player with the most owned Military and Citizen cards (in hand
+    or undrawn). +2 Victory Points": discarded cards are not in hand nor undrawn, so they do not count."""
+    from rules.city_of_iron.scoring import end_bonuses, owned_cards
+
+    state = start_actions(2)
+    a, b = state.players
+    # Seat 0: 4 cards in hand or undrawn and 6 more in its discard piles; seat 1: 5, none discarded.
+    a.hand, a.citizen_draw, a.military_draw = a.unpurchased[:2], a.unpurchased[2:3], a.unpurchased[3:4]
+    a.citizen_discard, a.military_discard = a.unpurchased[4:7], a.unpurchased[7:10]
+    a.unpurchased = a.unpurchased[10:]
+    b.hand, b.citizen_draw, b.military_draw = b.unpurchased[:2], b.unpurchased[2:3], b.unpurchased[3:5]
+    b.citizen_discard, b.military_discard = [], []
+    b.unpurchased = b.unpurchased[5:]
+    assert owned_cards(a) == 4 and owned_cards(b) == 5
+    bonuses = end_bonuses(state)
+    assert bonuses[1]["most cards"] == 2 and "most cards" not in bonuses[0]
+    b.hand.pop()
+    bonuses = end_bonuses(state)
+    assert "most cards" not in bonuses[0] and "most cards" not in bonuses[1], "a tie gives it to nobody"
+
+
 def test_dar_embe_counts_as_three_towns() -> None:
     """Dar Embe: "Gives 3 coins and counts as 3 Towns for end game bonuses"."""
     from rules.city_of_iron.scoring import end_bonuses, town_count
