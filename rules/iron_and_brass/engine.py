@@ -177,6 +177,10 @@ class IronAndBrass(Game[IronAndBrassState]):
             self._place(state, "barracks", seat, (barracks, row))
         return state
 
+    def opening_events(self, state: State) -> list[Event]:
+        """SET-UP's roll for Player 1 happens inside `setup`: the first post tells it."""
+        return [Event(text=state.opening, reveals=True)]
+
     def _place(self, state: State, kind: str, seat: Seat, square: Square) -> Piece:
         piece = Piece(id=state.next_id, kind=kind, owner=seat, col=square[0], row=square[1])
         state.next_id += 1
