@@ -376,8 +376,9 @@ class Game(ABC, Generic[StateT]):
 
     def opening_events(self, state: StateT) -> list[Event]:
         """What `setup` rolled or decided that the players must be told (who goes first, round 1's dice):
-        `setup` returns only a state, so the bot announces these in the game's first post. Games whose
-        setup rolls or decides something override this; the default is nothing to tell."""
+        `setup` returns only a state, so the bot announces these in the game's first post. `state` is the
+        one `setup` returned. Games whose setup rolls or decides something override this; the default is
+        nothing to tell."""
         return []
 
     def result(self, state: StateT) -> Result | None:

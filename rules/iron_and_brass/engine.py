@@ -726,7 +726,11 @@ class IronAndBrass(Game[IronAndBrassState]):
                 f"in round {state.round}"
             )
         elif any(self.spec(p).military for p in destroyed) and self.military_units(state, loser) == 0:
-            state.reason = f"{names[attacker]} wins by destroying all of {names[loser]}'s military units in round {state.round}"
+            # WINNING: '... until one side's military units are destroyed'; units in training count.
+            state.reason = (
+                f"{names[attacker]} wins by destroying {names[loser]}'s last military unit in round "
+                f"{state.round}: {names[loser]} has no military units left, on the board or in training"
+            )
         else:
             return
         state.step = "over"

@@ -1,8 +1,8 @@
 """Issue 19: what a game's setup rolled is told in its first post, through the real bot and emulator.
 
 `setup` returns only a state, so the dice it rolls (Iron Bridge Gorge's round 1 Development and Event
-rolls, Iron & Brass's roll for Player 1) come from `Game.opening_events`; the start of a game must
-announce them as every later roll is announced.
+rolls, Iron & Brass's roll for Player 1, City of Iron's random bid order and nations) come from
+`Game.opening_events`; the start of a game must announce them as every later roll is announced.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ async def _first_post_and_opening(w, kind: str) -> tuple[str, list[str]]:
     [
         ("iron-bridge-gorge", "rounds=3", ("Round 1: development roll", "Event roll")),
         ("iron-and-brass", "board_size=10", ("Opening roll:", "is Player 1 and plays first")),
+        ("city-of-iron", "nations=random", ("Bid order, drawn at random", "Nations dealt at random")),
     ],
 )
 async def test_the_first_post_tells_what_setup_rolled(tmp_path, kind, options, words):

@@ -34,6 +34,25 @@ def test_setup_removes_marked_buildings_and_fills_slots(players: int, slots: int
     assert len(state.row) == slots and None not in state.row
 
 
+def test_setup_tells_the_random_bid_order_and_nations() -> None:
+    """Setup 9: "Randomly determine beginning bid order. Take one cube from each player and place the cubes
+    in bid order from left to right on the bid track"; nations dealt at random (option). Setup has no
+    events, so `opening_events` tells both in the first post."""
+    state = new_game(["Sam", "Julia", "Mark"], seed=3)
+    order, nations = GAME.opening_events(state)
+    names = [state.players[seat].name for seat in state.bid_order]
+    assert (
+        order.text
+        == f"Bid order, drawn at random (left to right on the bid track): {names[0]}, {names[1]} and {names[2]}."
+    )
+    for player in state.players:
+        assert f"the {DATA.nations[player.nation].name} to {player.name}" in nations.text
+    picked = new_game(["Sam", "Julia", "Mark"], seed=3, nations="pick")
+    assert [event.text for event in GAME.opening_events(picked)] == [order.text], (
+        "picked nations: only the order"
+    )
+
+
 def test_score_cards_lie_under_decks_a_b_and_c() -> None:
     """Setup 4: the A Score card at the bottom of deck A, B under B, the final card under C; A on B on C."""
     state = new_game()
