@@ -305,7 +305,8 @@ class GameService:
         timers = await self._timer_plans(game, seats, rules.to_act(state))
         table = await self._announcing(game, seats, live=False)
         table.deadlines = {seat: due for seat, kind, due in timers if kind == "deadline"}
-        owed = announcer.announce(table, 0, None, state, [], None)
+        # What setup rolled or decided (who goes first, round 1's dice) is told in the first post.
+        owed = announcer.announce(table, 0, None, state, rules.opening_events(state), None)
         if not await self.store.start_game(game.id, rules.dump_state(state), timers, owed):
             raise UserError("This game has already started.")
         self._timers_planned(timers)

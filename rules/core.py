@@ -7,6 +7,9 @@ and no global random, so `setup(seed)` plus the action log replays any game exac
 A game subclasses `Game` and fills the underscore hooks; the public methods around them do the
 checks every game needs (game over, whose turn, parsing) so no game can forget them.
 
+What `setup` itself rolled or decided has no move to report it: `Game.opening_events` tells it, and the
+bot announces those events in the game's first post.
+
 The bot posts a new turn message only at a handoff (the seats to act change) or after a move with an
 `Event.urgent` event; otherwise it edits the last post. Games mark urgent only what others must see at
 once (a battle's result, revealed bids, a trade offered, a round's scoring, the end of the game).
@@ -370,6 +373,13 @@ class Game(ABC, Generic[StateT]):
 
     def view(self, state: StateT, seat: Seat | None) -> View:
         return self._view(state, seat)
+
+    def opening_events(self, state: StateT) -> list[Event]:
+        """What `setup` rolled or decided that the players must be told (who goes first, round 1's dice):
+        `setup` returns only a state, so the bot announces these in the game's first post. `state` is the
+        one `setup` returned. Games whose setup rolls or decides something override this; the default is
+        nothing to tell."""
+        return []
 
     def result(self, state: StateT) -> Result | None:
         return self._result(state)

@@ -2243,8 +2243,14 @@ class CityHeroes(Game[CityHeroesState]):
                 f"so everybody loses (most influence: {names}, {best})."
             )
         else:
-            beats = "beats" if state.prestige > state.rival_prestige else "matches"
-            city = f"The city's prestige {state.prestige} {beats} the rival's {state.rival_prestige}"
+            city = f"The city's prestige {state.prestige} beats the rival's {state.rival_prestige}"
+            if state.prestige == state.rival_prestige:
+                # Project decision (data/city_heroes/README.md): the guide's 'less Prestige than your
+                # rival, all players lose' rules a tie, so a tie does not lose.
+                city = (
+                    f"The city's prestige {state.prestige} ties the rival's {state.rival_prestige}, "
+                    "and a tie is not less prestige, so nobody loses to the rival"
+                )
             tied = [seat for seat in seats if breakdown[seat]["score"] == best]
             ducats = breakdown[ranking[0][0]]["ducats"]
             if len(ranking[0]) > 1:

@@ -19,7 +19,7 @@ projection to the game's end that a move changes at once, not a plan:
   the best other seat's; a lead beyond `LEAD` counts a quarter, so a seat safely first spends its
   materials on the city.
 - **what the seat can still build**: materials for Schools on its empty tiles (2 Stone + 1 Plank, or
-  a Timber to craft it) and for Colleges over its Schools count at `POTENTIAL` of what they would
+  the Timber to craft it: 2 a Plank) and for Colleges over its Schools count at `POTENTIAL` of what they would
   bring if built next turn, in fractions, so buying the missing Stone, crafting Planks and buying a
   tile to build on are worth their cost; ready workers while the phase can use them; all workers
   for the turns left.
@@ -34,6 +34,8 @@ projection to the game's end that a move changes at once, not a plan:
 - influence is bought only in the last turn, during a Construction action (2 ducats for a point
   beats 1 point per 3 ducats held), never sold; purchases from the rival city only when they do not
   cost prestige;
+- Planks are crafted when they are all a School still lacks (`CRAFT_FOR_SCHOOL`): one move ahead a
+  Plank is only its 2 Timber and a spent worker;
 - everything else (bank trades, sales to the rival, answers to trade offers, loot) is looked ahead.
 The game has no dice after the map and no hidden information but trade offers, so lookahead reads
 nothing a player could not see.
@@ -70,6 +72,8 @@ GATHERED = {"stone": 1.5, "timber": 1.2}
 """A gathered resource's worth per copy (1: its end value; Stone and Timber build Schools)."""
 SLOT = 1.0
 """An empty tile of the seat's while turns are left."""
+CRAFT_FOR_SCHOOL = 0.5
+"""Prior of crafting Planks when they are all a School still lacks: above ending the action (0)."""
 
 
 @cache
@@ -84,6 +88,12 @@ def _gather(building_id: str | None) -> tuple[int, bool]:
     """(extra copies, mines) a tile's building adds to its resource."""
     spec = catalogue().buildings.get(building_id or "")
     return (spec.gather_extra, spec.mines) if spec is not None else (0, False)
+
+
+@cache
+def _timber_per_plank() -> int:
+    """The designed recipe's Timber for one Plank, so the Timber held counts as the Planks it makes."""
+    return catalogue().recipes["planks"].input.get("timber", 1)
 
 
 def _cleanups_left(view: CityHeroesView) -> int:
@@ -167,7 +177,7 @@ def _potential(view: CityHeroesView, seat: Seat, left: int, per_point: float) ->
     empty = sum(1 for tile in mine if not tile.building and not tile.work)
     schools_owned = sum(1 for tile in mine if tile.building == "school")
     stone, planks, timber = me.stock["stone"], me.stock["planks"], me.stock["timber"]
-    wood = float(planks + timber)
+    wood = planks + timber / _timber_per_plank()  # in Planks: crafting neither gains nor loses wood
     builders = float(me.ready if now else me.ready + me.idle)
     if planks == 0 and view.acted != "craft":
         builders -= 1  # a worker crafts the Planks first
@@ -226,7 +236,18 @@ def prior(view: CityHeroesView, seat: Seat, choice: Choice) -> float | None:
         return 0.3 if last else -5.0
     if kind == "rival" and not str(action.get("row", "")).startswith("sell-"):
         return None if view.seats[seat].purchase_prestige >= 0 else -20.0
+    if kind == "craft" and action.get("good") == "planks" and _plank_for_a_school(view, seat):
+        return CRAFT_FOR_SCHOOL
     return None
+
+
+def _plank_for_a_school(view: CityHeroesView, seat: Seat) -> bool:
+    """The seat has the Stone, an empty tile and a worker left to build a School, but no Plank. A Plank
+    is worth exactly the Timber it is made of (so crafting makes no ducats through the bank): looked
+    ahead one move, crafting only costs a Ready worker, and the School it enables is a move further."""
+    me = view.seats[seat]
+    empty = any(tile.owner == seat and not tile.building and not tile.work for tile in view.tiles)
+    return me.stock["planks"] == 0 and me.stock["stone"] >= 2 and me.ready >= 2 and empty
 
 
 POLICY = GreedyPolicy(evaluate=evaluate, prior=prior, sample={1: 6, 2: 20, 3: 400})

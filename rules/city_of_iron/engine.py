@@ -368,6 +368,28 @@ class CityOfIron(Game[CityState]):
             self._deal_cards(state)
         return state
 
+    def opening_events(self, state: CityState) -> list[Event]:
+        """Setup 9, 'Randomly determine beginning bid order', and the nations dealt at random happen in
+        `setup` (read from the state it returned): told in the first post."""
+        names = [player.name for player in state.players]
+        events = [
+            Event(
+                text="Bid order, drawn at random (left to right on the bid track): "
+                + words.listed(names[seat] for seat in state.bid_order)
+                + ".",
+                reveals=True,
+            )
+        ]
+        if state.nations_mode == "random":
+            nations = game_data().nations
+            dealt = words.listed(
+                f"the {nations[player.nation].name} to {player.name}"
+                for player in state.players
+                if player.nation
+            )
+            events.append(Event(text=f"Nations dealt at random: {dealt}.", reveals=True))
+        return events
+
     def _deal_cards(self, state: CityState) -> None:
         """Every player's citizen and military cards; starting decks in data order until arranged."""
         data = game_data()

@@ -123,13 +123,9 @@ def distance(player: Player) -> int:
 
 
 def owned_cards(player: Player) -> int:
-    return (
-        len(player.hand)
-        + len(player.citizen_draw)
-        + len(player.citizen_discard)
-        + len(player.military_draw)
-        + len(player.military_discard)
-    )
+    """The "most cards" measure: the rulebook counts owned cards "in hand or undrawn", so the discard
+    piles (cards already spent this cycle) and the unpurchased cards are left out."""
+    return len(player.hand) + len(player.citizen_draw) + len(player.military_draw)
 
 
 def town_count(player: Player) -> int:

@@ -177,6 +177,10 @@ class IronAndBrass(Game[IronAndBrassState]):
             self._place(state, "barracks", seat, (barracks, row))
         return state
 
+    def opening_events(self, state: State) -> list[Event]:
+        """SET-UP's roll for Player 1 happens inside `setup`: the first post tells it."""
+        return [Event(text=state.opening, reveals=True)]
+
     def _place(self, state: State, kind: str, seat: Seat, square: Square) -> Piece:
         piece = Piece(id=state.next_id, kind=kind, owner=seat, col=square[0], row=square[1])
         state.next_id += 1
@@ -722,7 +726,11 @@ class IronAndBrass(Game[IronAndBrassState]):
                 f"in round {state.round}"
             )
         elif any(self.spec(p).military for p in destroyed) and self.military_units(state, loser) == 0:
-            state.reason = f"{names[attacker]} wins by destroying all of {names[loser]}'s military units in round {state.round}"
+            # WINNING: '... until one side's military units are destroyed'; units in training count.
+            state.reason = (
+                f"{names[attacker]} wins by destroying {names[loser]}'s last military unit in round "
+                f"{state.round}: {names[loser]} has no military units left, on the board or in training"
+            )
         else:
             return
         state.step = "over"

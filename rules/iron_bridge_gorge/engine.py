@@ -175,8 +175,15 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             rounds=options["rounds"],
             deck=rng.shuffled(self.cards.deck()),
         )
-        self._start_round(state, [])
+        opening: list[Event] = []
+        self._start_round(state, opening)
+        state.opening = opening
         return state
+
+    def opening_events(self, state: State) -> list[Event]:
+        """Round 1's Development and Event rolls happen inside `setup`: told here, in the words every
+        later round's rolls are told in."""
+        return [event.model_copy(deep=True) for event in state.opening]
 
     def _deal(self, state: State, events: list[Event]) -> str | None:
         """The top card of the deck; 'If the deck runs out, shuffle the discard and draw from it.'"""

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from rules.core import Model, Rng, Seat, View
+from rules.core import Event, Model, Rng, Seat, View
 
 Step = Literal["initiative", "turn", "over"]
 """The round steps that wait for players; development, events, revenue, scoring and the end step run
@@ -79,6 +79,9 @@ class IronBridgeGorgeState(Model):
     proposal: Proposal | None = None
     bank: int = 0
     """Coins the bank has taken in minus what it paid out; the bank itself never runs out."""
+    opening: list[Event] = Field(default_factory=list)
+    """What `setup` rolled for round 1 (Development and Event steps), kept because setup has no events:
+    `opening_events` hands them to the bot for the first post. States saved before it load as empty."""
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> IronBridgeGorgeState:
         """Every `apply` deep-copies the state. It is plain data, so rebuilding it from its dump is an

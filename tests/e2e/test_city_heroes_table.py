@@ -18,7 +18,9 @@ from tests.e2e.test_games import _check_result
 GAME = registry.get("city-heroes")
 ROUND_ACTIONS = ("bank-", "influence-", "rival:", "token")
 ALICE, BOB, CAROL = 0, 1, 2
-SEED = 1
+SEED = 3
+"""Seed 1 served until issue 19's recipes (Planks from 2 Timber) changed what the calm players can craft
+and build: Bob no longer reached a pillage within the four turns. Seed 3 does."""
 
 
 def _calm(state, seat, choices, rng):

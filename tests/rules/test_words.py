@@ -1,9 +1,9 @@
 """Words that read right, over every registered game: no "1 coins", "a Arsenal", "card(s)" or "G5.; ".
 
 Seeded random playouts of each game the bot offers collect every line a player reads: event lines and
-private lines, choice labels, every seat's and the spectator's headline and alt text, and the result's
-reason. Each is checked for a singular count with a plural noun, a wrong indefinite article, a
-hand-built "(s)" and doubled or misplaced punctuation. The nouns and articles are judged by `inflect`,
+private lines, choice labels, every seat's and the spectator's headline and alt text, the result's
+reason and the opening events (what setup rolled). Each is checked for a singular count with a plural
+noun, a wrong indefinite article, a hand-built "(s)" and doubled or misplaced punctuation. The nouns and articles are judged by `inflect`,
 the library `rules.words` wraps, so the test knows English rather than a list of the games' words.
 """
 
@@ -180,6 +180,8 @@ def _lines(
     """(where, line) for every line the players of one seeded random game read."""
     rng = random.Random(seed)
     state = game.setup(list(NAMES[:players]), options or {}, seed)
+    for event in game.opening_events(state):  # what setup rolled, told in the first post
+        yield "opening", event.text
     played = 0
     last_view: dict[int | None, tuple[str, str]] = {}
     while True:

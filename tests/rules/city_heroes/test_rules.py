@@ -212,12 +212,21 @@ def test_public_work_placement_and_completion():
 
 
 def test_craft_planks_and_jewellery_needs_a_studio():
-    """Designed: Planks from Timber; Jewellery needs a Studio."""
+    """Designed: Planks from 2 Timber (issue 19: 1 Timber made ducats through the bank); Jewellery needs a
+    Studio (4 Gold), and the Artisan's Guild 'will decrease the amount of raw resources needed' (3 Gold)."""
     state = at_phase("construction")
-    state, _ = play(state, 0, {"kind": "craft", "good": "planks", "count": 3})
-    assert state.players[0].stock["planks"] == 3 and state.players[0].stock["timber"] == 2
-    give(state, 0, gold=2)
+    rejected(state, 0, {"kind": "craft", "good": "planks", "count": 3}, "at most 2 planks")
+    state, _ = play(state, 0, {"kind": "craft", "good": "planks", "count": 2})
+    assert state.players[0].stock["planks"] == 2 and state.players[0].stock["timber"] == 1
+    give(state, 0, gold=4)
     rejected(state, 0, {"kind": "craft", "good": "jewellery", "count": 1}, "needs a Studio")
+    own(state, 0, 18)
+    state.tiles[17].building = "studio"
+    crafted, _ = play(state, 0, {"kind": "craft", "good": "jewellery", "count": 1})
+    assert crafted.players[0].stock["gold"] == 0 and crafted.players[0].stock["jewellery"] == 1
+    state.tiles[17].building = "artisans-guild"
+    crafted, _ = play(state, 0, {"kind": "craft", "good": "jewellery", "count": 1})
+    assert crafted.players[0].stock["gold"] == 1 and crafted.players[0].stock["jewellery"] == 1
 
 
 # ---- interaction ---------------------------------------------------------------------------------
@@ -396,7 +405,9 @@ def _pass_to_the_end(state):
 
 def test_solo_is_winnable_but_not_trivial():
     """Solo 'with the rival city' (designed rival growth): doing nothing loses; two Schools from turn 1 tie
-    the rival (a tie is not 'less Prestige'), so they win; one School loses."""
+    the rival, and 'if your City has less Prestige than your rival, all players lose. Otherwise, the player
+    with the most Influence points wins': a tie is not less, so they win, and the result says so (issue
+    19); one School loses."""
     results = []
     for schools in (0, 1, 2):
         state = at_phase("expansion", players=1)
@@ -405,7 +416,11 @@ def test_solo_is_winnable_but_not_trivial():
             state.tiles[tile - 1].building = "school"
         results.append(GAME.result(_pass_to_the_end(state)))
     assert "everybody loses" in results[0].reason and "everybody loses" in results[1].reason
-    assert "matches the rival" in results[2].reason
+    assert results[2].reason.startswith(
+        "The city's prestige 48 ties the rival's 48, and a tie is not less prestige, so nobody loses to the "
+        "rival; Teal wins with "
+    )
+    assert results[2].winners == [0] and results[2].breakdown[0]["city_won"] == 1
 
 
 def _finish(state, tile_id: int, work: str) -> None:

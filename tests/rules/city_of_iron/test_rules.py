@@ -34,6 +34,25 @@ def test_setup_removes_marked_buildings_and_fills_slots(players: int, slots: int
     assert len(state.row) == slots and None not in state.row
 
 
+def test_setup_tells_the_random_bid_order_and_nations() -> None:
+    """Setup 9: "Randomly determine beginning bid order. Take one cube from each player and place the cubes
+    in bid order from left to right on the bid track"; nations dealt at random (option). Setup has no
+    events, so `opening_events` tells both in the first post."""
+    state = new_game(["Sam", "Julia", "Mark"], seed=3)
+    order, nations = GAME.opening_events(state)
+    names = [state.players[seat].name for seat in state.bid_order]
+    assert (
+        order.text
+        == f"Bid order, drawn at random (left to right on the bid track): {names[0]}, {names[1]} and {names[2]}."
+    )
+    for player in state.players:
+        assert f"the {DATA.nations[player.nation].name} to {player.name}" in nations.text
+    picked = new_game(["Sam", "Julia", "Mark"], seed=3, nations="pick")
+    assert [event.text for event in GAME.opening_events(picked)] == [order.text], (
+        "picked nations: only the order"
+    )
+
+
 def test_score_cards_lie_under_decks_a_b_and_c() -> None:
     """Setup 4: the A Score card at the bottom of deck A, B under B, the final card under C; A on B on C."""
     state = new_game()
@@ -578,6 +597,28 @@ def test_end_game_bonuses_ties_give_nothing_and_storing_penalty() -> None:
     assert bonuses[0]["most one good"] == 2
     state.stored_penalty = "per_two"
     assert end_bonuses(state)[0]["stored buildings"] == -1
+
+
+def test_most_cards_counts_hand_and_draw_piles_not_discards() -> None:
+    """Game End: "Most Military/Citizen Cards: Player with the most owned Military and Citizen cards (in hand
+    or undrawn). +2 Victory Points": discarded cards are not in hand nor undrawn, so they do not count."""
+    from rules.city_of_iron.scoring import end_bonuses, owned_cards
+
+    state = start_actions(2)
+    a, b = state.players
+    # Seat 0: 4 cards in hand or undrawn and 6 more in its discard piles; seat 1: 5, none discarded.
+    a.hand, a.citizen_draw, a.military_draw = a.unpurchased[:2], a.unpurchased[2:3], a.unpurchased[3:4]
+    a.citizen_discard, a.military_discard = a.unpurchased[4:7], a.unpurchased[7:10]
+    a.unpurchased = a.unpurchased[10:]
+    b.hand, b.citizen_draw, b.military_draw = b.unpurchased[:2], b.unpurchased[2:3], b.unpurchased[3:5]
+    b.citizen_discard, b.military_discard = [], []
+    b.unpurchased = b.unpurchased[5:]
+    assert owned_cards(a) == 4 and owned_cards(b) == 5
+    bonuses = end_bonuses(state)
+    assert bonuses[1]["most cards"] == 2 and "most cards" not in bonuses[0]
+    b.hand.pop()
+    bonuses = end_bonuses(state)
+    assert "most cards" not in bonuses[0] and "most cards" not in bonuses[1], "a tie gives it to nobody"
 
 
 def test_dar_embe_counts_as_three_towns() -> None:

@@ -192,7 +192,11 @@ def test_destroying_all_military_units_wins_unless_one_is_in_training():
     state.players[1].tokens["surge"] = 0
     state.rng = dice_rng(3, 3, 1, 1)
     won, _ = play(state, 0, {"kind": "attack", "unit": "E2", "target": "E5"})
-    assert GAME.result(won).winners == [0] and "all of Bob's military units" in won.reason
+    assert GAME.result(won).winners == [0]
+    assert GAME.result(won).reason == (
+        "Alice wins by destroying Bob's last military unit in round 1: Bob has no military units left, "
+        "on the board or in training."
+    )
     state.builds.append(_build("gunner", 1, "H9"))
     state.players[1].trained = {"gunner": 1}
     on, _ = play(state, 0, {"kind": "attack", "unit": "E2", "target": "E5"})
@@ -204,3 +208,29 @@ def _build(kind: str, owner: int, square: str):
 
     col, row = parse_square(square, 10)
     return Build(kind=kind, owner=owner, col=col, row=row)
+
+
+def test_every_way_the_game_ends_says_why_in_words():
+    """WINNING: 'Gameplay continues until one player's Headquarters/Fortress is destroyed. If neither side
+    can destroy their opponent's Headquarters/Fortress, gameplay continues until one side's military units
+    are destroyed.' Plus the turn limit (a decision: more gold worth of pieces on the map wins, equal is a
+    draw). Each reason names the winner and what ended the game, not just a score of 1 to 0."""
+    reasons = {}
+    for command in ("headquarters", "fortress"):
+        state = position([("heavy-artillery", 0, "E2"), (command, 1, "E5")])
+        state.rng = dice_rng(3, 3, 1, 1)
+        state, _ = play(state, 0, {"kind": "attack", "unit": "E2", "target": "E5"})
+        reasons[command] = GAME.result(state).reason
+    assert reasons["headquarters"] == "Alice wins by destroying Bob's Headquarters in round 1."
+    assert reasons["fortress"] == "Alice wins by destroying Bob's Fortress in round 1."
+
+    state = position([("turret", 0, "C3"), ("gunner", 1, "J9")])
+    state.max_rounds = 1
+    state, _ = play(state, 0, {"kind": "end_turn"})
+    state, _ = play(state, 1, {"kind": "end_turn"})
+    worth = [GAME._worth(state, seat) for seat in (0, 1)]
+    assert worth[0] > worth[1]
+    assert GAME.result(state).reason == (
+        f"Alice wins at the turn limit of 1 round with more gold worth of pieces on the map, "
+        f"{worth[0]} to Bob's {worth[1]}."
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rules.core import RuleError
@@ -22,6 +24,21 @@ def test_setup_resources_tokens_and_base_rows():
     assert len(state.pieces) == 4
     for seat, row in ((0, 0), (1, 11)):
         assert camp[(seat, "headquarters")].row == row and camp[(seat, "barracks")].row == row
+
+
+def test_the_opening_roll_for_player_1_is_told():
+    """SET-UP: 'Each player roll 2 dice, highest result is Player 1.' The roll happens in `setup`, which has
+    no events: `opening_events` tells it (with any tie rolled again), naming who plays first."""
+    for seed in range(1, 30):
+        state = new_game(seed=seed)
+        (event,) = GAME.opening_events(state)
+        assert event.reveals and event.text == state.opening
+        first = state.players[state.first].name
+        assert event.text.startswith("Opening roll: Alice ")
+        assert event.text.endswith(f"{first} is Player 1 and plays first.") and state.current == state.first
+        final = event.text.split("; tie, again: ")[-1]
+        sums = [int(part) for part in re.findall(r"= (\d)", final)]
+        assert len(sums) == 2 and sums[state.first] > sums[1 - state.first]
 
 
 def test_board_size_option_is_10_to_16():

@@ -54,6 +54,34 @@ def test_setup_is_deterministic_per_seed():
     assert dump(new_game(3, seed=5)) != dump(new_game(3, seed=6))
 
 
+def test_round_one_rolls_are_told_like_every_later_round():
+    """DEVELOPMENT STEP: 'Flip over the top X + 1D6 cards of the deck. X = the number of players.' EVENT
+    STEP: 'Roll 1D6 once on the Event Table.' Round 1's rolls happen in `setup`, which has no events:
+    `opening_events` tells them in the words round 2's rolls are told in."""
+    import re
+
+    from rules.iron_bridge_gorge.revenue import EVENTS
+
+    state = new_game(3, seed=11)
+    opening = GAME.opening_events(state)
+    assert all(event.reveals for event in opening)
+    development = re.fullmatch(
+        r"Round 1: development roll (\d), (\d+) opportunity cards: (.+)\.", opening[0].text
+    )
+    assert development is not None
+    roll, flipped = int(development[1]), int(development[2])
+    assert 1 <= roll <= 6 and flipped == 3 + roll == len(state.row)
+    assert all(GAME.cards[card].name in development[3] for card in state.row)
+    assert opening[1].text.startswith("Event roll ") and EVENTS[state.event][0] in opening[1].text
+    assert GAME.opening_events(GAME.load_state(dump(state))) == opening, "a saved game still tells them"
+
+    later: list = []
+    state.discard, state.row = state.discard + state.row, []  # the end of round 1 clears the row
+    GAME._start_round(state, later)
+    assert re.fullmatch(r"Round 2: development roll \d, \d+ opportunity cards: .+\.", later[0].text)
+    assert later[1].text.startswith("Event roll ")
+
+
 def test_development_reshuffles_the_discard_when_the_deck_runs_out():
     """DEVELOPMENT STEP: 'If the deck runs out, shuffle the discard and draw from it.'"""
     state = new_game(2)
