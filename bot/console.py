@@ -29,6 +29,9 @@ from bot.trading import text_inputs
 USERS = ("alice", "bob", "carol", "dave")
 CHANNELS = ("table", "side")
 MANAGE_CHANNELS = 1 << 4
+STARTUP_SECONDS = 60.0
+"""How long the bot may take to get ready: loading the wording engine alone takes seconds on a slow or
+busy machine (a CI runner shared with other jobs), where the emulator helpers' 10 s default is too short."""
 
 HELP = """\
 Type as a user:  NAME> COMMAND      (users: alice, bob, carol, dave; alice is a moderator)
@@ -71,7 +74,7 @@ class Console:
         from bot.client import HostBot
 
         bot = HostBot(self.settings, guild_ready_timeout=0.1)
-        self.task = await run_bot(bot, self.server)
+        self.task = await run_bot(bot, self.server, timeout=STARTUP_SECONDS)
         self.bot = bot
 
     async def stop_bot(self) -> None:

@@ -2,12 +2,14 @@
 
 Boards are read on phones: Discord shows an image about 400-550 px wide, so a 1080 px canvas is
 scaled to roughly half. Hence the large default sizes (body 26 px, never below 20 px) and strong
-contrast. Fonts come from the system (DejaVu, which Debian ships in fonts-dejavu-core) and fall
-back to the font bundled in Pillow, never from the network.
+contrast. Fonts are the DejaVu Sans files shipped in `renderer/fonts/`, else the system's (DejaVu,
+Arial), else the font bundled in Pillow; never from the network.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import io
 import math
 import re
@@ -15,6 +17,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from importlib import resources
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, features
@@ -68,8 +71,28 @@ _FONT_FILES = {
 }
 
 
+_BUNDLED_FONTS = resources.files("renderer") / "fonts"
+"""DejaVu Sans and Sans Bold shipped with the package (licence: fonts/LICENSE), tried first so a board is
+drawn alike on every machine, slim containers without system fonts included."""
+_EXTRACTED_FONTS = contextlib.ExitStack()
+"""FreeType opens a font by file name: a package imported from a zip has its font copied to a temporary
+file, kept until the process exits."""
+atexit.register(_EXTRACTED_FONTS.close)
+
+
+def _bundled_font(name: str) -> str | None:
+    entry = _BUNDLED_FONTS / name
+    if not entry.is_file():
+        return None
+    return str(_EXTRACTED_FONTS.enter_context(resources.as_file(entry)))
+
+
 @cache
 def _font_path(bold: bool) -> str | None:
+    for name in _FONT_FILES[bold]:
+        bundled = _bundled_font(name)
+        if bundled is not None:
+            return bundled
     for folder in _FONT_DIRS:
         for name in _FONT_FILES[bold]:
             candidate = folder / name

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
-from rules import words
+from rules import datafiles, words
 from rules.core import CatalogueEntry
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = datafiles.root()
 RULES_FILE = "rules.md"
 MAX_TOPIC_CHARS = 1800
 """A topic's text must fit one Discord message (2,000) or embed description, with room for a heading."""
@@ -43,11 +43,10 @@ def slug(title: str) -> str:
 
 
 def game_dir(game_id: str) -> str:
-    """Game ids use hyphens ('city-of-iron'), data folders underscores ('city_of_iron')."""
-    return game_id.replace("-", "_")
+    return datafiles.folder_name(game_id)
 
 
-def rules_path(game_id: str, data_dir: Path = DATA_DIR) -> Path:
+def rules_path(game_id: str, data_dir: Traversable = DATA_DIR) -> Traversable:
     return data_dir / game_dir(game_id) / RULES_FILE
 
 
@@ -95,7 +94,7 @@ def parse(text: str, where: str = RULES_FILE) -> list[Topic]:
     return topics
 
 
-def load(path: Path) -> list[Topic]:
+def load(path: Traversable) -> list[Topic]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import functools
 import json
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
+from rules import datafiles
 from rules.core import Model
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "city_heroes"
+DATA_DIR = datafiles.game_folder("city_heroes")
 
 Natural = Literal["wheat", "timber", "stone", "iron", "gold"]
 Good = Literal["weapons", "tools", "jewellery", "planks", "scaffolds", "sculptures"]
@@ -255,7 +257,7 @@ def _entries(path: Path, entries: list[dict[str, Any]], model: type[Model], kind
     return out
 
 
-def load_catalogue(directory: Path = DATA_DIR) -> Catalogue:
+def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
     path = directory / "buildings.json"
     building_file: BuildingFile = _document(path, BuildingFile)
     buildings: list[BuildingSpec] = _entries(path, building_file.buildings, BuildingSpec, "building")

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "city_of_iron"
+from rules import datafiles
+
+DATA_DIR = datafiles.game_folder("city_of_iron")
 
 LandType = Literal["grass", "forest", "mountain", "coast", "desert", "jungle", "flying_island"]
 DeckLetter = Literal["A", "B", "C"]
@@ -274,7 +277,7 @@ def _items(name: str, raw: dict[str, Any], key: str, model: type[Data]) -> dict[
     return out
 
 
-def load_data(directory: Path = DATA_DIR) -> GameData:
+def load_data(directory: Traversable = DATA_DIR) -> GameData:
     """Read and check every data file; raises DataError naming the file, card and field."""
     goods = _items("goods.json", _read(directory, "goods.json"), "goods", Good)
     buildings = _items("buildings.json", _read(directory, "buildings.json"), "buildings", BuildingType)

@@ -14,14 +14,15 @@ from __future__ import annotations
 import functools
 import json
 import re
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from rules import datafiles
 from rules.core import Model
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "iron_and_brass"
+DATA_DIR = datafiles.game_folder("iron_and_brass")
 PIECES_FILE = "pieces.json"
 
 Category = Literal["infantry", "artillery", "vehicle", "structure"]
@@ -180,7 +181,7 @@ def _first(error: ValidationError) -> tuple[str, str]:
     return where, str(first["msg"]).removeprefix("Value error, ")
 
 
-def load_catalogue(directory: Path = DATA_DIR) -> Catalogue:
+def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
     """Read and check `pieces.json` in `directory`; raise DataError naming file, entry and field."""
     path = directory / PIECES_FILE
     try:

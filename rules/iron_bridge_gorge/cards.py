@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Literal
 
 from pydantic import Field, ValidationError
 
+from rules import datafiles
 from rules.core import Model
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "iron_bridge_gorge"
+DATA_DIR = datafiles.game_folder("iron_bridge_gorge")
 CARDS_FILE = "cards.json"
 
 CardType = Literal["F", "I", "C", "L", "T", "O"]
@@ -96,7 +97,7 @@ class Catalogue:
         return {card_id: self.cards[card_id].count for card_id in self.order}
 
 
-def load_catalogue(directory: Path = DATA_DIR) -> Catalogue:
+def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
     """Read and check `cards.json` in `directory`; raise CardDataError naming file, card and field."""
     path = directory / CARDS_FILE
     try:
