@@ -173,7 +173,7 @@ def _post(
         "view": public.model_dump(mode="json"),
         "marks": sorted(set(live.marks) | set(changed)),
         "picture": f"board-{game.id}-v{version}.png",
-        "alt": _alt(public, events),
+        "alt": _alt(public, events, opening=before is None),
         "buttons": "finished" if result is not None else "turn",
     }
     waiting_private = {seat: live.private.get(seat, []) + private.get(seat, []) for seat in range(len(seats))}
@@ -256,7 +256,7 @@ def _footer(table: Table, public: View, result: Result | None) -> list[str]:
             lines.append("Nobody wins this time.")
         for place, group in enumerate(result.ranking, start=1):
             for seat in group:
-                lines.append(f"{place}. {one_line(seats[seat].name)} — {result.scores.get(seat, 0)}")
+                lines.append(result.place_line(place, seat, one_line(seats[seat].name)))
         return lines
     lines = [f"**{one_line(public.headline)}**"]
     acting = [seats[seat].user_id for seat in sorted(public.to_act) if seats[seat].user_id > 0]
@@ -333,9 +333,10 @@ def _followers(
     return rows
 
 
-def _alt(view: View, events: list[Event]) -> str:
-    last = ("Last move: " + " ".join(one_line(event.text) for event in events)) if events else ""
-    return picture_alt(view, last)
+def _alt(view: View, events: list[Event], *, opening: bool = False) -> str:
+    """`opening`: the events are what setup rolled or decided, not a move."""
+    said = " ".join(one_line(event.text) for event in events)
+    return picture_alt(view, (("At the start: " if opening else "Last move: ") + said) if events else "")
 
 
 def picture_alt(view: View, news: str = "") -> str:

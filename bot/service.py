@@ -999,7 +999,7 @@ class GameService:
             lines += ["", "Result: " + result.reason]
             for place, group in enumerate(result.ranking, start=1):
                 for seat in group:
-                    lines.append(f"  {place}. {seats[seat].name} - {result.scores.get(seat, 0)}")
+                    lines.append("  " + result.place_line(place, seat, seats[seat].name))
         return "\n".join(lines) + "\n"
 
     async def log_lines(self, game: GameRecord, limit: int = 20) -> list[str]:

@@ -211,6 +211,13 @@ class Result(Model):
     breakdown: dict[Seat, dict[str, int]] = Field(default_factory=dict)
     no_winner: bool = False
     """Everybody lost (e.g. a cooperative or solo game lost to the game itself); the ranking still orders seats."""
+    scored: bool = True
+    """False when the scores only say who won (Iron & Brass: 1 and 0): the places are then listed
+    without numbers, and `reason` alone says why."""
+
+    def place_line(self, place: int, seat: Seat, name: str) -> str:
+        """'1. Alice — 41' (or '1. Alice' for a game without a score), for result listings."""
+        return f"{place}. {name} — {self.scores.get(seat, 0)}" if self.scored else f"{place}. {name}"
 
     @property
     def winners(self) -> list[Seat]:

@@ -1200,6 +1200,7 @@ class IronAndBrass(Game[IronAndBrassState]):
                 ranking=[[0, 1]],
                 reason=words.sentence(state.reason),
                 breakdown=breakdown,
+                scored=False,
             )
         winner = state.winner
         return Result(
@@ -1207,6 +1208,7 @@ class IronAndBrass(Game[IronAndBrassState]):
             ranking=[[winner], [1 - winner]],
             reason=words.sentence(state.reason),
             breakdown=breakdown,
+            scored=False,
         )
 
 

@@ -41,4 +41,7 @@ async def test_the_first_post_tells_what_setup_rolled(tmp_path, kind, options, w
         assert "the game begins" in content
         assert opening and all(line in content for line in opening), (opening, content)
         assert all(word in content for word in words)
+        (picture,) = w.turn_messages("table")[0].attachments
+        assert (picture.description or "").count("At the start: ") == 1, "the alt text tells it as the start"
+        assert "Last move" not in (picture.description or "")
         assert not w.server.errors, w.server.errors

@@ -193,6 +193,8 @@ def test_destroying_all_military_units_wins_unless_one_is_in_training():
     state.rng = dice_rng(3, 3, 1, 1)
     won, _ = play(state, 0, {"kind": "attack", "unit": "E2", "target": "E5"})
     assert GAME.result(won).winners == [0]
+    result = GAME.result(won)
+    assert not result.scored and result.place_line(1, 0, "Alice") == "1. Alice", "no '— 1 / — 0' score"
     assert GAME.result(won).reason == (
         "Alice wins by destroying Bob's last military unit in round 1: Bob has no military units left, "
         "on the board or in training."
