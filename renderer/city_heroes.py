@@ -51,6 +51,7 @@ from renderer.canvas import (
 from renderer.changes import BANNER_SIZE, Changes, change
 from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
 from renderer.registry import Overlay
+from rules import words
 from rules.city_heroes.state import CityHeroesView, SeatView, TileView
 from rules.core import View
 
@@ -1170,7 +1171,7 @@ def _buy_notes(
         count = len(affordable)
         notes.append(
             (
-                f"{{name}}: {count} tile{'s' if count != 1 else ''} affordable with {player.ducats} ducats"
+                f"{{name}}: {count} tile{'s' if count != 1 else ''} affordable with {words.count(player.ducats, 'ducat')}"
                 + (f" (cheapest {cheapest})." if cheapest else " (the first tile is free)."),
                 Palette.ink,
             )

@@ -10,7 +10,7 @@ no text under `MIN_TEXT` (22 px, 11 px as shown), and the turn and hand pictures
 - Final picture: the result first (places, VP, the tie-break numbers), then where the VP came from.
 - Hand picture (a seat's view): only what that seat alone sees (its hand, its piles, and during the
   secret purchase what it can buy and has chosen) under a one-line header; never a copy of the board.
-- Sections on demand (`/board overlay:<name>`): `goods`, `nations`, `buildings`, `towns`, `lands`, `key`.
+- Sections on demand (`/board section:<name>`): `goods`, `nations`, `buildings`, `towns`, `lands`, `key`.
 
 Each picture is laid out at full detail first and with less detail only when it would not fit a phone
 screen, so a two-player game keeps what a four-player one has to leave to the sections. Everything
@@ -46,6 +46,7 @@ from renderer.canvas import (
 from renderer.changes import BANNER_SIZE, Changes, change
 from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
 from renderer.registry import Overlay
+from rules import words
 from rules.city_of_iron.view import (
     BuildingInfo,
     CardInfo,
@@ -848,10 +849,10 @@ def _footer(sheet: Sheet, lines: int) -> None:
     """A short key on the picture itself; the full one is the `key` section and the alt text."""
     texts = [
         "● coins · ⚗ science · ♛ goods led · Income 3+1 = track + coins for leading goods · Acts = actions left",
-        "More: /board overlay: goods · nations · buildings · towns · lands · key",
+        "More: /board section: goods · nations · buildings · towns · lands · key",
     ]
     if lines == 1:
-        texts = ["Key and more: /board overlay: key · goods · nations · towns"]
+        texts = ["Key and more: /board section: key · goods · nations · towns"]
     wrapped = [part for text in texts for part in wrap(text, INNER, SMALL)]
 
     def paint(draw: Draw, y: int) -> None:
@@ -1090,7 +1091,7 @@ def _hand(sheet: Sheet, view: CityOfIronView, level: int) -> None:
     private = view.private
     assert private is not None
     hand = private.hand
-    _small_heading(sheet, f"Your hand ({len(hand)} cards)", Palette.seat(view.seat or 0))
+    _small_heading(sheet, f"Your hand ({words.count(len(hand), 'card')})", Palette.seat(view.seat or 0))
     if not hand:
         _text_block(sheet, "No cards in hand.", size=SMALL, color=Palette.muted)
     elif level == 0:

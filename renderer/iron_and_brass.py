@@ -48,6 +48,7 @@ from renderer.canvas import (
 from renderer.changes import BANNER_SIZE, Changes, change
 from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
 from renderer.registry import Overlay
+from rules import words
 from rules.core import View
 from rules.iron_and_brass.state import COLUMNS, IronAndBrassView, ItemView, PieceView, SeatView, parse_square
 
@@ -204,7 +205,12 @@ def _strip_segments(
     """(mark key, text) of the numbers on a side's two lines: gold and crew (what it can pay) on the
     name line, army and tokens (what it can fight with) below; a finished game shows what was mined."""
     money = [(f"gold:{seat.seat}", f"{seat.gold} gold"), (f"crew:{seat.seat}", f"{seat.crew} crew")]
-    army = [(f"army:{seat.seat}", f"{seat.units} units · {seat.structures} structures")]
+    army = [
+        (
+            f"army:{seat.seat}",
+            f"{words.count(seat.units, 'unit')} · {words.count(seat.structures, 'structure')}",
+        )
+    ]
     if view.finished:
         return money, [*army, (f"mined:{seat.seat}", f"mined {seat.mined} · spent {seat.spent}")]
     tokens = " ".join(f"{TOKEN_SHORT.get(name, name)} {count}" for name, count in seat.tokens.items())
@@ -805,7 +811,7 @@ def _players_section(view: View, target: str | None = None) -> bytes:
         tokens = ", ".join(f"{TOKEN_NAMES.get(name, name)} {count}" for name, count in seat.tokens.items())
         lines = [
             f"{seat.gold} gold · {seat.crew} crew · mined {seat.mined} · spent {seat.spent}",
-            f"{seat.units} units · {seat.structures} structures",
+            f"{words.count(seat.units, 'unit')} · {words.count(seat.structures, 'structure')}",
             f"Tokens: {tokens}",
             *_army(game, seat.seat),
         ]

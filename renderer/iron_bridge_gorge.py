@@ -45,6 +45,7 @@ from renderer.canvas import (
 from renderer.changes import BANNER_SIZE, Changes
 from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
 from renderer.registry import Overlay
+from rules import words
 from rules.core import View
 from rules.iron_bridge_gorge.state import CardView, IronBridgeGorgeView, SeatView
 
@@ -684,7 +685,7 @@ def _offer(flow: _Flow, cards: Sequence[CardView]) -> None:
     if tiles.rows:
         _compact_tiles(flow, tiles, mark="row")
     if shown < len(cards):
-        more = f"+ {len(cards) - shown} more on offer: /board overlay:cards"
+        more = f"+ {len(cards) - shown} more on offer: /board section:cards"
         _lines_block(
             flow, [ellipsize(more, INNER, BODY)], color=Palette.muted, mark="" if tiles.rows else "row"
         )
@@ -787,13 +788,13 @@ def _hand(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
         bid = (
             "You have not bid yet."
             if view.my_bid is None
-            else f"Your secret bid: {view.my_bid} coins (shown when all have bid)."
+            else f"Your secret bid: {words.count(view.my_bid, 'coin')} (shown when all have bid)."
         )
         _lines_block(flow, wrap(bid, INNER, BODY), color=Palette.accent, mark="mybid")
     if view.proposal is not None and view.proposal.text is not None:
         _trade(flow, view)
     hand = list(view.hand or [])
-    _heading(flow, f"Your hand ({len(hand)}/5) · you have {coins} coins")
+    _heading(flow, f"Your hand ({len(hand)}/5) · you have {words.count(coins, 'coin')}")
     if not hand:
         _lines_block(flow, ["Your hand is empty."], color=Palette.muted)
         return to_png(flow.sheet.image())
@@ -832,7 +833,9 @@ def render_cards(view: View, target: str | None = None) -> bytes:
     """The Opportunity row as full cards: requirements and notes the turn picture's tiles leave out."""
     game, flow = _section(view, "cards on offer")
     _lines_block(
-        flow, [f"Deck {game.deck_count} cards · discard {game.discard_count} cards"], color=Palette.muted
+        flow,
+        [f"Deck {words.count(game.deck_count, 'card')} · discard {words.count(game.discard_count, 'card')}"],
+        color=Palette.muted,
     )
     if game.row:
         _full_tiles(flow, _full_cards(game.row))

@@ -27,7 +27,7 @@ _cache: dict[str, Renderer] = {}
 
 @dataclass(frozen=True)
 class Overlay:
-    """An extra picture a game offers on request (`/board overlay:...`), drawn from the public view.
+    """An extra picture a game offers on request (`/board section:...`), drawn from the public view.
 
     A renderer module lists its overlays in `OVERLAYS`; `target` says what to ask the player for
     (e.g. "a square such as C5"), empty when nothing is needed.

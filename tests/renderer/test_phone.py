@@ -7,7 +7,9 @@ table. For each position the test draws what the bot sends:
 - every section shown on demand (`/board section:...`) that needs no target,
 and measures them from the outside (`renderer.phone.measure` records each text Pillow draws):
 - turn and hand pictures are no taller than 4:5 (Discord's preview shows them whole on a phone);
-- every text of every picture is at least 11 px when the picture is shown 400 px wide.
+- every text of every picture is at least 11 px when the picture is shown 400 px wide;
+- every text drawn reads right: no "1 cards", "a Arsenal", "(s)" or doubled punctuation (the same
+  checks `tests/rules/test_words.py` applies to the games' lines).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import pytest
 
 from renderer import phone, registry
+from tests.rules.test_words import problems as wording_problems
 from tests.support.playouts import offered_games, positions, table_sizes
 
 GAMES = offered_games()
@@ -43,6 +46,12 @@ def _pictures(game, players: int, seed: int):  # noqa: ANN001, ANN202 - yields (
             )
 
 
+def _counts(why: str) -> bool:
+    """The checks that apply to a picture's texts: counts and '(s)'. Not articles or double spaces: a
+    key lists codes ("A Arsenal") and tables align columns with spaces."""
+    return not why.startswith(("article", "double space"))
+
+
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.info.id)
 def test_every_picture_fits_a_phone(game) -> None:  # noqa: ANN001
     problems: list[str] = []
@@ -52,6 +61,16 @@ def test_every_picture_fits_a_phone(game) -> None:  # noqa: ANN001
             where = f"{players} players, {label} ({drawn.width}×{drawn.height})"
             if sized and drawn.aspect > phone.MAX_ASPECT + 1e-9:
                 problems.append(f"{where}: taller than 4:5 ({drawn.aspect:.2f})")
+            misworded = sorted(
+                {
+                    f"{text!r}: {why}"
+                    for _, text in drawn.texts
+                    for why in wording_problems(text)
+                    if _counts(why)
+                }
+            )
+            if misworded:
+                problems.append(f"{where}: reads wrong: {'; '.join(misworded[:3])}")
             small = drawn.too_small()
             if small:
                 shown = ", ".join(f"{text[:30]!r} {size} px" for size, text in small[:4])
