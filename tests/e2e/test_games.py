@@ -25,7 +25,11 @@ async def _check_result(w, channel: str) -> None:
     seats = await service.store.seats(game.id)
     for place, group in enumerate(result.ranking, start=1):
         for seat in group:
-            assert f"{place}. {seats[seat].name} — {result.scores[seat]}" in final.content
+            if result.scored:
+                assert f"{place}. {seats[seat].name} — {result.scores[seat]}" in final.content
+            else:  # Iron & Brass: the reason says why; no "— 1 / — 0" (issue 19)
+                assert f"\n{place}. {seats[seat].name}\n" in final.content + "\n"
+                assert f"{seats[seat].name} — " not in final.content
     assert final.attachments, "the final post shows the final board"
     assert not w.server.errors, w.server.errors
 

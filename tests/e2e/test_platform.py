@@ -420,7 +420,8 @@ async def test_the_board_carries_a_button_per_section(tmp_path):
         assert [disabled for _, _, disabled in buttons] == [True] + [False] * len(sections)
         buyable = next(cid for label, cid, _ in buttons if label == "Buyable")
         pressed = await bob.click(board.message.id, buyable)
-        assert pressed.type == 7, "the section replaces the board picture it sits under"
+        # an update of the board's message: at once (7), or deferred (6) when drawing took over 2 s
+        assert pressed.type in (6, 7), "the section replaces the board picture it sits under"
         shown = w.server.world.messages[board.message.id]
         assert shown.attachments and shown.attachments[0].filename.startswith("buyable-")
         assert dict((label, disabled) for label, _, disabled in shown.buttons())["Buyable"] is True
