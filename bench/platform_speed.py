@@ -22,6 +22,7 @@ from bot.emulator.driver import InteractionFailed, UserSession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
 from bot.store import Store
+from tests.quality.support import choose, move_options
 
 
 async def sqlite_commits(moves: int = 500) -> None:
@@ -155,33 +156,15 @@ class TurnWatcher:
         self._task.cancel()
 
 
-def _options(message: StoredMessage, *, groups: bool = True) -> list[tuple[str, str | None]]:
-    """The presses a menu offers: move buttons, select options and (with `groups`) the buttons that
-    open a part of a menu too big for one message; never Back."""
-    options: list[tuple[str, str | None]] = []
-    for component in message.iter_components():
-        custom_id = component.get("custom_id") or ""
-        if component.get("type") == 2 and (":act:" in custom_id or groups and ":grp:" in custom_id):
-            options.append((custom_id, None))
-        elif component.get("type") == 3:
-            options += [(custom_id, o["value"]) for o in component["options"]]
-    return options
+def _options(message: StoredMessage) -> list[tuple[str, str | None]]:
+    """The presses a menu offers (moves and groups, never Back): the tests' simulated player's."""
+    return move_options(message)
 
 
-async def press_a_move(user: UserSession, message: StoredMessage, rng: random.Random, presses: int = 3):  # noqa: ANN201
-    """Press a random offer of `message`, opening groups as a player would (at most `presses` presses:
-    every move is reachable in three); the answer to the last press."""
-    result = None
-    for _ in range(presses):
-        custom_id, value = rng.choice(_options(message))
-        if value is None:
-            result = await user.click(message.id, custom_id)
-        else:
-            result = await user.select(message.id, custom_id, [value])
-        if ":grp:" not in custom_id or result.message is None or not _options(result.message):
-            return result
-        message = result.message
-    return result
+async def press_a_move(user: UserSession, message: StoredMessage, rng: random.Random):  # noqa: ANN201
+    """Press a random offer of `message`, opening groups as a player would (every move is reachable
+    in three presses); the answer to the last press. The same player as the quality tests'."""
+    return await choose(user, message, rng.choice(move_options(message)), rng)
 
 
 async def _one_move(

@@ -123,9 +123,15 @@ def announce(
         or any(getattr(event, "urgent", False) for event in events)
     )
     public = rules.view(after, None)
-    changed = sorted(marks_between(rules.view(before, None), public)) if before is not None else []
+    shown_before = rules.view(before, None) if before is not None else None
+    changed = sorted(marks_between(shown_before, public)) if shown_before is not None else []
     if not handoff:
-        return _edit(table, version, public, lines, private, events, changed)
+        rows = _edit(table, version, public, lines, private, events, changed)
+        if not lines and not private and not changed:
+            # Nothing to tell and nothing framed (the first step of a two-step move): the post is left
+            # as it is; only a repaint, if the board changed at all, which the next move supersedes.
+            return [row for row in rows if row.kind == "repaint" and shown_before != public]
+        return rows
     # Pinged: who must act now and was not acting, and whom an urgent event addresses (the proposer
     # whose offer was just answered, still acting but perhaps away for hours).
     addressed = {seat for event in events if getattr(event, "urgent", False) for seat in event.private}

@@ -114,6 +114,37 @@ async def test_each_post_frames_what_changed_since_the_previous_post(tmp_path):
         assert framed >= len(posts) - 1, "posts without anything framed"
 
 
+async def test_the_first_step_of_a_two_step_move_touches_no_post(tmp_path):
+    """Choosing what to train is its own commit but shows nothing (the square comes next): the live
+    post is not edited for it, and the finished move edits it once with its line."""
+    from tests.e2e.harness import take_turn
+
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="iron-and-brass", seed=4, options="board_size=10")
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        game = await w.bot.service.store.latest_game_in(table)
+        first = min(w.bot.service.rules_for(game.kind).to_act(await w.bot.service.state(game)))
+        mover = alice if (await w.bot.service.store.seats(game.id))[first].user_id == alice.id else bob
+
+        def shown() -> int:
+            return sum(1 for m in w.server.message_versions if m.channel_id == table and not m.ephemeral)
+
+        def train(choices):
+            return next(c for c in choices if c[0].startswith("Train"))
+
+        before = shown()
+        assert await take_turn(w, "table", mover, train)
+        await w.settle()
+        assert shown() == before, "the first step edited or posted something"
+        await take_turn(w, "table", mover, lambda choices: choices[0])  # the square
+        await w.settle()
+        assert shown() == before + 1 and "trained" in w.turn_messages()[-1].content.lower()
+
+
 async def test_every_move_option_posts_each_move(tmp_path):
     async with world(tmp_path) as w:
         alice, bob = w.users["alice"], w.users["bob"]
