@@ -17,7 +17,10 @@ import sys
 
 from PIL import Image
 
-from bot import pictures
+try:
+    from bot.interface import pictures
+except ImportError:  # a baseline checkout from before bot/ had its layers
+    from bot import pictures  # type: ignore[no-redef]
 from rules.core import View
 
 

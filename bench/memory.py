@@ -17,7 +17,7 @@ from pathlib import Path
 from bench.bot_process import BotProcess
 from bench.rules_speed import random_game
 from bot.emulator.server import FakeDiscord
-from bot.store import GameStatus, Store
+from bot.storage.store import GameStatus, Store
 from rules import registry
 
 

@@ -21,7 +21,7 @@ from bench.machine import percentile, summary
 from bot.emulator.driver import InteractionFailed, UserSession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
-from bot.store import Store
+from bot.storage.store import Store
 from tests.quality.support import choose, move_options
 
 

@@ -21,8 +21,8 @@ import sys
 
 async def _report(url: str) -> dict:
     import bot
-    from bot.service import GameService
-    from bot.store import Store
+    from bot.app.service import GameService
+    from bot.storage.store import Store
 
     store = await Store.open(url)
     service = GameService(store)

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if args.local:
-        from bot.console import run_console
+        from bot.interface.console import run_console
 
         return asyncio.run(run_console(settings, script=args.script))
     if not settings.discord_token.strip():
@@ -81,7 +81,7 @@ async def _migrate(source: str, target: str) -> int:
 async def _run(settings: Settings) -> int:
     import discord
 
-    from bot.client import create_bot
+    from bot.interface.client import create_bot
 
     if settings.discord_api_base:
         from bot.emulator.connect import point_discord_py_at

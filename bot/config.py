@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.shards import Shards
+from bot.storage.shards import Shards
 
 
 class Settings(BaseSettings):

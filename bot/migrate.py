@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.database import parse_url
-from bot.service import GameService
-from bot.store import GameRecord, Store
+from bot.app.service import GameService
+from bot.storage.database import parse_url
+from bot.storage.store import GameRecord, Store
 from rules import registry
 
 BATCH = 200

@@ -425,13 +425,15 @@ def _map(
             if piece.square in attacks and enemy is not None and piece.owner != enemy:
                 x0, y0, x1, y1 = box(piece.square)
                 draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=Palette.bad, width=5)
-        for square in outlined:
+        for square in sorted(outlined):
             x0, y0, x1, y1 = box(square)
             draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=Palette.ink, width=4)
         if focus is not None:
             x0, y0, x1, y1 = box(focus)
             draw.rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), outline=Palette.ink, width=6)
-        for square in sheet.changed:
+        for square in sorted(
+            sheet.changed
+        ):  # one drawing order in every process (set order follows the hash seed)
             if parse_square(square, size) is not None:
                 sheet.mark(square, box(square))
 

@@ -55,8 +55,8 @@ def test_package_data_takes_every_data_file_migration_and_font():
     files = [path.relative_to(data).as_posix() for path in data.rglob("*") if path.is_file()]
     assert {path.split("/")[0] for path in files} == {game.replace("-", "_") for game in GAMES}
     assert [path for path in files if not _covered(path, patterns["rules._data"])] == []
-    migrations = [f"migrations/{path.name}" for path in (ROOT / "bot" / "migrations").iterdir()]
-    assert migrations and all(_covered(path, patterns["bot"]) for path in migrations)
+    migrations = [f"migrations/{path.name}" for path in (ROOT / "bot" / "storage" / "migrations").iterdir()]
+    assert migrations and all(_covered(path, patterns["bot.storage"]) for path in migrations)
     fonts = [f"fonts/{path.name}" for path in (ROOT / "renderer" / "fonts").iterdir()]
     assert sorted(fonts) == ["fonts/DejaVuSans-Bold.ttf", "fonts/DejaVuSans.ttf", "fonts/LICENSE"]
     assert all(_covered(path, patterns["renderer"]) for path in fonts)

@@ -1,6 +1,6 @@
 """/help, /rules, /card and the welcome on joining a server, end to end through the emulator.
 
-The help cog is loaded onto the running bot here (and the tree synced) unless `bot/client.py` already
+The help cog is loaded onto the running bot here (and the tree synced) unless `bot/interface/client.py` already
 lists it in EXTENSIONS, so these tests run either way.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 
-from bot.cogs.help import EMBED_TOTAL
 from bot.emulator.model import DEFAULT_EVERYONE_PERMISSIONS, FLAG_EPHEMERAL, P_SEND_MESSAGES
+from bot.interface.cogs.help import EMBED_TOTAL
 from rules import help as rules_help
 from rules import registry
 from rules.core import Game
@@ -24,8 +24,8 @@ GAMES: list[Game] = [importlib.import_module(module).GAME for module in registry
 async def helped(tmp_path, **kwargs):
     async with world(tmp_path, **kwargs) as w:
         assert w.bot is not None
-        if "bot.cogs.help" not in w.bot.extensions:
-            await w.bot.load_extension("bot.cogs.help")
+        if "bot.interface.cogs.help" not in w.bot.extensions:
+            await w.bot.load_extension("bot.interface.cogs.help")
             await w.bot.tree.sync()
         yield w
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.locks import KeyedLocks
+from bot.app.locks import KeyedLocks
 
 
 async def test_one_key_at_a_time_and_other_keys_unhindered():

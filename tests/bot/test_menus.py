@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from bot.components import (
+from bot.interface.components import (
     BUTTON_LABEL,
     MAX_SELECT_OPTIONS,
     OPTION_LABEL,

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 from bot.__main__ import _migrate
+from bot.app.service import UNDO, GameService
 from bot.migrate import MigrationRefused, migrate
-from bot.service import UNDO, GameService
-from bot.store import GameStatus, Store
+from bot.storage.store import GameStatus, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 ALICE, BOB = 100, 200

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Delivery, Store
+from bot.storage.store import Delivery, Store
 from tests.bot.test_store import _started, two_stores
 
 

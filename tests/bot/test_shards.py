@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.client import HostBot, ShardedHostBot, create_bot
 from bot.config import Settings
-from bot.shards import Shards, owns
-from bot.store import Delivery, Store
+from bot.interface.client import HostBot, ShardedHostBot, create_bot
+from bot.storage.shards import Shards, owns
+from bot.storage.store import Delivery, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = 1_800_000_000.0

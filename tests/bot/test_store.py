@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from bot.database import POSTGRESQL, Target, migrations, parse_url, postgres_ddl
-from bot.store import ChannelBusy, DuplicateInteraction, GameStatus, MoveConflict, Store
+from bot.storage.database import POSTGRESQL, Target, migrations, parse_url, postgres_ddl
+from bot.storage.store import ChannelBusy, DuplicateInteraction, GameStatus, MoveConflict, Store
 
 SNOWFLAKE = 1_234_567_890_123_456_789
 """Discord ids are 64-bit: a 32-bit column would fail or wrap them."""

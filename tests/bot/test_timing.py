@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.timing import (
+from bot.app.timing import (
     HOUR,
     QuietHours,
     TableSettings,
@@ -99,7 +99,7 @@ def test_a_deadline_waits_for_the_end_of_quiet_hours_unless_the_table_is_strict(
 
 
 def test_strict_clocks_is_a_table_setting_that_survives_resolution():
-    from bot.timing import GuildSettings
+    from bot.app.timing import GuildSettings
 
     resolved = TableSettings(strict_clocks=True).resolved(GuildSettings(deadline_hours=24))
     assert resolved.strict_clocks and resolved.deadline_hours == 24

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.trade import BundleError, describe, parse_bundle
+from bot.app.trade import BundleError, describe, parse_bundle
 from rules.core import TradeForm, TradeGood, TradePartner
 
 MINE = [

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.components import menu_node
-from bot.typed import find, suggestions
+from bot.interface.components import menu_node
+from bot.interface.typed import find, suggestions
 from rules.core import Choice
 
 MENU = "0123456789"

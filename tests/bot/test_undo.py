@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.undo import plan_undo
+from bot.app.undo import plan_undo
 from rules import registry
 
 
@@ -111,8 +111,8 @@ async def test_an_undo_asked_after_another_undo_can_be_approved(tmp_path):
     """Bob passes, alice pledges and the table takes her pledge back: bob's pass is the last move again
     and `/undo` accepts his request. The log's last entry is now the undo, so the game's version is past
     his move's; the approval must still take it back (it used to be refused as 'moved on' every time)."""
-    from bot.service import GameService
-    from bot.store import Store
+    from bot.app.service import GameService
+    from bot.storage.store import Store
 
     store = await Store.open(f"sqlite:///{tmp_path / 'games.db'}")
     service = GameService(store)
@@ -145,9 +145,9 @@ async def test_the_kept_turn_keys_plan_as_the_full_replay(tmp_path, monkeypatch)
     it plans exactly as the full replay does."""
     import random
 
-    from bot import service as service_module
-    from bot.service import GameService
-    from bot.store import GameStatus, Store
+    from bot.app import service as service_module
+    from bot.app.service import GameService
+    from bot.storage.store import GameStatus, Store
 
     monkeypatch.setattr(service_module, "TURN_WINDOW", 3)
     store = await Store.open(f"sqlite:///{tmp_path / 'games.db'}")

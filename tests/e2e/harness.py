@@ -6,13 +6,13 @@ import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.client import HostBot
-from bot.clock import FakeClock
+from bot.app.clock import FakeClock
 from bot.config import Settings
 from bot.emulator.driver import InteractionResult, UserSession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
 from bot.emulator.testing import run_bot, stop_bot
+from bot.interface.client import HostBot
 
 MANAGE_CHANNELS = 1 << 4
 

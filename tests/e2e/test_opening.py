@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.announcer import one_line
+from bot.app.announcer import one_line
 from rules import registry
 from tests.e2e.harness import open_game, world
 

@@ -174,9 +174,9 @@ async def test_slow_work_is_deferred_in_time_and_a_late_answer_fails(tmp_path, m
         assert await take_turn(w, "table", alice, lambda choices: choices[0])
         assert not w.server.errors, w.server.errors
 
-        import bot.reply
+        import bot.interface.reply
 
-        monkeypatch.setattr(bot.reply, "DEFER_AFTER", 30.0)
+        monkeypatch.setattr(bot.interface.reply, "DEFER_AFTER", 30.0)
         delay["seconds"] = 3.4
         with pytest.raises(InteractionFailed):
             await take_turn(w, "table", bob, lambda choices: choices[0])

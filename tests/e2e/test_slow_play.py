@@ -106,7 +106,10 @@ async def test_deadline_default_plays_a_safe_move(tmp_path, store_url):
         notes = [m.content for m in w.turn_messages() if "ran out of time" in m.content]
         assert len(notes) == 2  # both pledged their first card
         game = await w.bot.service.store.latest_game_in(w.channels["table"])
-        assert [r.action["kind"] for r in await w.bot.service.store.actions(game.id)] == ["pledge", "pledge"]
+        assert [r.action["kind"] for r in await w.bot.service.store.actions(game.id)] == [
+            "pledge",
+            "pledge",
+        ]
 
 
 async def test_deadline_replace_lets_a_substitute_take_the_seat_with_its_cards(tmp_path):

@@ -10,7 +10,7 @@ The Undo button on a move's confirmation is offered only when `/undo` would acce
 
 from __future__ import annotations
 
-from bot.service import NOT_A_VOTER
+from bot.app.service import NOT_A_VOTER
 from tests.e2e.harness import World, menu_choices, open_game, take_turn, world
 
 REFUSED = f"⚠️ {NOT_A_VOTER}"

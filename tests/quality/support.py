@@ -12,14 +12,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.announcer import one_line
+from bot.app.announcer import one_line
+from bot.app.service import GameService
 from bot.emulator.driver import InteractionFailed, InteractionResult, UserSession
 from bot.emulator.gateway import GatewaySession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
-from bot.service import GameService
-from bot.shards import Shards
-from bot.store import ActionRecord, GameRecord
+from bot.storage.shards import Shards
+from bot.storage.store import ActionRecord, GameRecord
 
 
 class BotProcess:

@@ -13,9 +13,9 @@ import os
 import random
 from pathlib import Path
 
+from bot.app.service import GameService
 from bot.emulator.server import FakeDiscord
-from bot.service import GameService
-from bot.store import Store
+from bot.storage.store import Store
 from tests.quality.support import BotProcess, moves_at_once, shows_move, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))

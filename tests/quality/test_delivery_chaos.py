@@ -17,10 +17,10 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from bot.delivery import nonce
+from bot.app.service import GameService
 from bot.emulator.server import FakeDiscord
-from bot.service import GameService
-from bot.store import Store
+from bot.interface.delivery import nonce
+from bot.storage.store import Store
 from tests.quality.support import BotProcess, handoffs, moves_at_once, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))

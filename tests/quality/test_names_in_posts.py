@@ -15,8 +15,8 @@ import re
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot import announcer
-from bot.store import GameRecord, GameStatus, SeatRecord
+from bot.app import announcer
+from bot.storage.store import GameRecord, GameStatus, SeatRecord
 from renderer.registry import render
 from rules import registry
 

@@ -13,11 +13,11 @@ import contextlib
 import re
 from pathlib import Path
 
-from bot.client import HostBot
 from bot.config import Settings
 from bot.emulator.driver import InteractionResult, UserSession
 from bot.emulator.server import FakeDiscord
 from bot.emulator.testing import run_bot, stop_bot
+from bot.interface.client import HostBot
 from tests.e2e.harness import World, world
 from tests.quality.support import handoffs, move_options, open_menu, turn_messages
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from bot.announcer import private_part
+from bot.app.announcer import private_part
 from bot.emulator.driver import UserSession
 from bot.emulator.model import StoredMessage
 from renderer.registry import render

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import bot.components
-from bot.client import HostBot
+import bot.interface.components
 from bot.config import Settings
 from bot.emulator.driver import EmulatorUsageError, InteractionResult
 from bot.emulator.server import FakeDiscord
 from bot.emulator.testing import run_bot, stop_bot
+from bot.interface.client import HostBot
 from rules import registry
 from tests.e2e.harness import MANAGE_CHANNELS, World, open_game, world
 from tests.quality.support import BotProcess, move_options, open_menu, turn_messages
@@ -254,7 +254,7 @@ async def test_long_display_names_are_clipped_in_every_message(tmp_path: Path) -
 # ---- regressions of bugs found on the way (fixed in bot/ while this was written) -----------------
 async def test_a_move_picked_in_a_select_menu_is_applied(tmp_path: Path, monkeypatch) -> None:
     """GameSelect passed int(<hex menu digest>) to the table: no select move could be played."""
-    monkeypatch.setattr(bot.components, "MAX_BUTTONS", 0)  # every menu becomes selects
+    monkeypatch.setattr(bot.interface.components, "MAX_BUTTONS", 0)  # every menu becomes selects
     async with world(tmp_path) as w:
         alice, bob = w.users["alice"], w.users["bob"]
         await open_game(w, "table", alice, [bob], seed=8)

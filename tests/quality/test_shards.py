@@ -23,17 +23,17 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.service import GameService
 from bot.emulator.driver import UserSession
 from bot.emulator.server import FakeDiscord
-from bot.service import GameService
-from bot.store import GameRecord, Store
+from bot.storage.store import GameRecord, Store
 from tests.quality.support import BotProcess, moves_at_once, shows_move, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
 CYCLES = 6 if LONG else 2
 GAME = "iron-bridge-gorge"
 MOVE = re.compile(r"g:\d+:act:|s:\d+:pick:")
-"""The custom_id of a component that makes a move (see bot/components.py)."""
+"""The custom_id of a component that makes a move (see bot/interface/components.py)."""
 REMINDER_HOURS = 0.002
 """7.2 s: the reminder tables' first reminders come due while both processes play."""
 

@@ -10,10 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.calendar import MISSING_PERMISSION, can_manage_events
-from bot.refusals import UserError
-from bot.reply import Reply, escape_text
-from bot.timing import (
+from bot.app.refusals import UserError
+from bot.app.text import escape_text
+from bot.app.timing import (
     TIMEOUT_POLICIES,
     GuildSettings,
     QuietHours,
@@ -21,10 +20,12 @@ from bot.timing import (
     matching_time_zones,
     when_text,
 )
+from bot.interface.calendar import MISSING_PERMISSION, can_manage_events
+from bot.interface.reply import Reply
 from rules import registry
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 
 class SlowPlay(commands.Cog):

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from bot.reply import clip
-from bot.service import menu_digest
+from bot.app.service import menu_digest
+from bot.app.text import clip
 from rules.core import Choice, OptionSpec
 
 if TYPE_CHECKING:
-    from bot.table import Table
+    from bot.interface.table import Table
 
 BUTTON_STYLES = {
     "primary": discord.ButtonStyle.primary,

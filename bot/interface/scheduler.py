@@ -14,12 +14,12 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.refusals import UserError
-from bot.store import GameStatus, Timer
-from bot.timing import MAX_REMINDERS, reminder_due
+from bot.app.refusals import UserError
+from bot.app.timing import MAX_REMINDERS, reminder_due
+from bot.storage.store import GameStatus, Timer
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 

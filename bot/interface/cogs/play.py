@@ -8,14 +8,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.refusals import UserError
-from bot.reply import Reply
-from bot.service import menu_digest
-from bot.typed import suggestions
+from bot.app.refusals import UserError
+from bot.app.service import menu_digest
+from bot.interface.reply import Reply
+from bot.interface.typed import suggestions
 from renderer.registry import overlays_for
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 
 class Play(commands.Cog):

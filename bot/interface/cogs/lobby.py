@@ -9,16 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.refusals import UserError
-from bot.reply import Reply, escape_text
-from bot.service import parse_options
-from bot.table import display_name, is_admin
-from bot.timing import TIMEOUT_POLICIES
+from bot.app.refusals import UserError
+from bot.app.service import parse_options
+from bot.app.text import escape_text
+from bot.app.timing import TIMEOUT_POLICIES
+from bot.interface.reply import Reply
+from bot.interface.table import display_name, is_admin
 from rules import registry
 from rules.core import Result
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 
 @app_commands.guild_only()

@@ -24,7 +24,7 @@ from bot.emulator.driver import EmulatorUsageError, InteractionFailed, UserSessi
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
 from bot.emulator.testing import run_bot, stop_bot
-from bot.trading import text_inputs
+from bot.interface.trading import text_inputs
 
 USERS = ("alice", "bob", "carol", "dave")
 CHANNELS = ("table", "side")
@@ -71,7 +71,7 @@ class Console:
 
     # ---- bot lifecycle ----------------------------------------------------------------------
     async def start_bot(self) -> None:
-        from bot.client import HostBot
+        from bot.interface.client import HostBot
 
         bot = HostBot(self.settings, guild_ready_timeout=0.1)
         self.task = await run_bot(bot, self.server, timeout=STARTUP_SECONDS)

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.store import GameRecord, GameStatus
+from bot.storage.store import GameRecord, GameStatus
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 

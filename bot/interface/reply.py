@@ -20,25 +20,13 @@ from typing import Any
 
 import discord
 
-from bot.refusals import UserError
+from bot.app.refusals import UserError
+from bot.app.text import MAX_CONTENT, clip
 from rules.core import RuleError
 
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0
-MAX_CONTENT = 1990
-"""Discord refuses a message over 2,000 characters; a refusal quoting long user text must still fit."""
-
-
-def escape_text(text: str) -> str:
-    """Text a user chose (a display name, a typed phrase) made inert in a message: markdown shows as
-    typed and mentions (`<@id>`, `@everyone`) neither render nor ping."""
-    return discord.utils.escape_markdown(text).replace("@", "@\u200b")
-
-
-def clip(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters with an ellipsis: Discord refuses longer labels and messages."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _fit(text: str | None) -> str | None:

@@ -18,23 +18,25 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import announcer, typed
-from bot.announcer import picture_alt
-from bot.components import ROOT, GameButton, choice_menu, lobby_view, menu_node, section_buttons
-from bot.pictures import Painter
-from bot.refusals import Refusal, UserError
-from bot.reply import Reply, clip, escape_text
-from bot.service import GameService, Move, menu_digest
-from bot.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
-from bot.timing import when_text
-from bot.trading import TradeDesk, trade_button
+from bot.app import announcer
+from bot.app.announcer import picture_alt
+from bot.app.refusals import Refusal, UserError
+from bot.app.service import GameService, Move, menu_digest
+from bot.app.text import clip, escape_text
+from bot.app.timing import when_text
+from bot.interface import typed
+from bot.interface.components import ROOT, GameButton, choice_menu, lobby_view, menu_node, section_buttons
+from bot.interface.pictures import Painter
+from bot.interface.reply import Reply
+from bot.interface.trading import TradeDesk, trade_button
+from bot.storage.store import Delivery, GameRecord, GameStatus, SeatRecord, Timer
 from renderer.registry import overlays_for
 from rules import words
 from rules.core import Choice, Event, Game, RuleError, Seat, View
 from rules.policy import policy_for
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 

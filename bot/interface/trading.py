@@ -6,7 +6,7 @@ button, types both sides of the bundle into a modal, and the proposal is applied
 so the game's own rules judge it, the partner answers with the usual Accept/Decline buttons and the
 contents reach only the two parties (the game's private event lines, by DM).
 
-The modal's submit is answered from `on_interaction` (see `bot.cogs.play`), not from the Modal object,
+The modal's submit is answered from `on_interaction` (see `bot.interface.cogs.play`), not from the Modal object,
 so a form sent just before a restart still lands.
 """
 
@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import GameButton
-from bot.refusals import UserError
-from bot.reply import Reply, clip
-from bot.trade import BundleError, describe, parse_bundle
+from bot.app.refusals import UserError
+from bot.app.text import clip
+from bot.app.trade import BundleError, describe, parse_bundle
+from bot.interface.components import GameButton
+from bot.interface.reply import Reply
 from rules.core import TradeForm
 
 if TYPE_CHECKING:
-    from bot.table import Table
+    from bot.interface.table import Table
 
 MODAL_ID = re.compile(r"m:(?P<game>\d+):trade:(?P<partner>\d+)")
 MAX_PARTNER_BUTTONS = 5

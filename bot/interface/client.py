@@ -10,21 +10,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.calendar import Calendar
-from bot.clock import Clock
-from bot.components import GameButton, GameSelect
+from bot.app.clock import Clock
+from bot.app.service import GameService
 from bot.config import Settings
-from bot.delivery import Courier
-from bot.scheduler import Scheduler
-from bot.service import GameService
-from bot.shards import Shards
-from bot.store import Store
-from bot.table import Table
+from bot.interface.calendar import Calendar
+from bot.interface.components import GameButton, GameSelect
+from bot.interface.delivery import Courier
+from bot.interface.scheduler import Scheduler
+from bot.interface.table import Table
+from bot.storage.shards import Shards
+from bot.storage.store import Store
 from rules import words
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.slowplay", "bot.cogs.help")
+EXTENSIONS = (
+    "bot.interface.cogs.lobby",
+    "bot.interface.cogs.play",
+    "bot.interface.cogs.slowplay",
+    "bot.interface.cogs.help",
+)
 
 
 class HostTree(app_commands.CommandTree):

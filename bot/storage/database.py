@@ -370,7 +370,7 @@ def postgres_ddl(sql: str) -> str:
 def migrations(dialect: str, folder: Any = None) -> list[tuple[int, str]]:
     """The numbered migrations in this dialect: `NNNN_name.sql` (portable SQL, types translated for
     PostgreSQL), unless a `NNNN_name.postgresql.sql` beside it says it differently for PostgreSQL."""
-    folder = folder if folder is not None else resources.files("bot") / "migrations"
+    folder = folder if folder is not None else resources.files("bot.storage") / "migrations"
     shared: dict[int, str] = {}
     special: dict[int, str] = {}
     for entry in folder.iterdir():

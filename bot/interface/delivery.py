@@ -1,6 +1,6 @@
 """The outbox's courier: sends what moves owe Discord, retrying until it is delivered.
 
-Rows are written in the move's own transaction (`bot/announcer.py`), so nothing owed is lost when the
+Rows are written in the move's own transaction (`bot/app/announcer.py`), so nothing owed is lost when the
 process dies after the commit. This worker claims the due rows of its shards' games, sends them in
 order per game (an edit needs the post before it) and many games at once, and records the outcome:
 
@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.components import GameButton, turn_buttons
-from bot.store import Delivery, OutboxRow
+from bot.interface.components import GameButton, turn_buttons
+from bot.storage.store import Delivery, OutboxRow
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Persistence: every game, seat, move and posted message, in SQLite or PostgreSQL (bot/database.py).
+"""Persistence: every game, seat, move and posted message, in SQLite or PostgreSQL (bot/storage/database.py).
 
 All SQL of the bot lives here, written once for both databases. A move is one transaction that
 appends to the action log and moves the snapshot from version v to v+1 only if it is still at v, so
@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot.database import POSTGRESQL, Database, IntegrityError, Row, connect, migrations, split_sql
-from bot.shards import Shards
+from bot.storage.database import POSTGRESQL, Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.shards import Shards
 
 
 def utc_now() -> str:

@@ -24,9 +24,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.reply import MAX_CONTENT, escape_text
-from bot.store import Delivery, GameRecord, SeatRecord
-from bot.timing import when_text
+from bot.app.text import MAX_CONTENT, escape_text
+from bot.app.timing import when_text
+from bot.storage.store import Delivery, GameRecord, SeatRecord
 from renderer.registry import marks_between, symbol_key
 from rules.core import Event, Game, Result, Seat, View
 

@@ -20,11 +20,21 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot import announcer
-from bot.clock import Clock
-from bot.locks import KeyedLocks
-from bot.refusals import Refusal, UserError
-from bot.store import (
+from bot.app import announcer
+from bot.app.clock import Clock
+from bot.app.locks import KeyedLocks
+from bot.app.refusals import Refusal, UserError
+from bot.app.timing import (
+    GuildSettings,
+    QuietHours,
+    TableSettings,
+    deadline_due,
+    matching_time_zones,
+    reminder_due,
+    valid_time_zone,
+)
+from bot.app.undo import UNDO, UndoPlan, plan_undo, undo_span, undone_count
+from bot.storage.store import (
     ActionRecord,
     ChannelBusy,
     Delivery,
@@ -36,16 +46,6 @@ from bot.store import (
     Store,
     TimerPlan,
 )
-from bot.timing import (
-    GuildSettings,
-    QuietHours,
-    TableSettings,
-    deadline_due,
-    matching_time_zones,
-    reminder_due,
-    valid_time_zone,
-)
-from bot.undo import UNDO, UndoPlan, plan_undo, undo_span, undone_count
 from rules import registry
 from rules.core import Choice, Event, Game, Result, RuleError, Seat, View
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from bot.components import ROOT, path_to, subgroup_of
+from bot.interface.components import ROOT, path_to, subgroup_of
 from rules.core import Choice
 
 MAX_SUGGESTIONS = 25

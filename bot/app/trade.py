@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reply import escape_text
+from bot.app.text import escape_text
 from rules.core import TradeForm, TradeGood
 
 NOTHING = {"", "nothing", "none", "-", "0", "no"}

@@ -16,14 +16,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.refusals import UserError
-from bot.reply import Reply
+from bot.app.refusals import UserError
+from bot.interface.reply import Reply
 from rules import help as rules_help
 from rules import registry
 from rules.core import CatalogueEntry, Game
 
 if TYPE_CHECKING:
-    from bot.client import HostBot
+    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 
