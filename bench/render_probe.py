@@ -12,31 +12,22 @@ the public one) and `section:<name>` (each picture shown on demand that needs no
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import random
 import sys
 import time
 from pathlib import Path
 
 
-def _positions(game, players: int, seed: int, every: int):  # noqa: ANN001, ANN202
-    """Every `every`-th position of a game played by its computer player, then its end."""
-    from rules.policy import policy_for
-
-    rng = random.Random(seed)
-    policy = policy_for(game.info.id)
-    state = game.setup(["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"][:players], {}, seed)
-    before = state
-    for move in range(3000):
-        finished = game.result(state) is not None
-        if finished or move % every == 0:
-            yield before, state, finished
-        if finished:
-            return
-        seat = min(game.to_act(state))
-        choice = rng.choice(game.legal_actions(state, seat)) if rng.random() < 0.15 else None
-        choice = choice or policy.choose(game, state, seat, rng, 1)
-        before, state = state, game.apply(state, seat, choice.action).state
+def _playouts():  # noqa: ANN202 - the module
+    """The tests' playouts (`tests/support/playouts.py`) of the working tree, loaded by path: a baseline
+    checkout may predate them, and both trees must time the same positions."""
+    path = Path(__file__).resolve().parents[1] / "tests" / "support" / "playouts.py"
+    spec = importlib.util.spec_from_file_location("render_probe_playouts", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
 
 
 def _timed(draw) -> tuple[float, tuple[int, int]]:  # noqa: ANN001
@@ -53,13 +44,11 @@ def _timed(draw) -> tuple[float, tuple[int, int]]:  # noqa: ANN001
 
 def probe(every: int) -> dict[str, dict[str, dict[str, list]]]:
     from renderer import registry
-    from rules import registry as games
 
+    playouts = _playouts()
     marks_between = getattr(registry, "marks_between", None)
     figures: dict[str, dict[str, dict[str, list]]] = {}
-    for game in games.all_games():
-        if not type(game).__module__.startswith(games.BUILTIN_MODULES):
-            continue
+    for game in playouts.offered_games():
         kinds: dict[str, dict[str, list]] = {}
 
         def add(kind: str, draw, kinds=kinds) -> None:  # noqa: ANN001
@@ -70,13 +59,14 @@ def probe(every: int) -> dict[str, dict[str, dict[str, list]]]:
 
         sections = {name: o for name, o in registry.overlays_for(game.info.id).items() if not o.target}
         for players in sorted({game.info.min_players, game.info.max_players}):
-            for before, state, finished in _positions(game, players, 7, every):
+            for position in playouts.positions(game, players, 7, every=every):
+                state, kind = position.state, "final" if position.finished else "turn"
                 public = game.view(state, None)
                 if marks_between is not None:
-                    marks = marks_between(game.view(before, None), public)
-                    add("final" if finished else "turn", lambda v=public, m=marks: registry.render(v, m))
+                    marks = marks_between(game.view(position.before, None), public)
+                    add(kind, lambda v=public, m=marks: registry.render(v, m))
                 else:
-                    add("final" if finished else "turn", lambda v=public: registry.render(v))
+                    add(kind, lambda v=public: registry.render(v))
                 shown = public.model_dump(exclude={"seat"})
                 for seat in range(players):
                     mine = game.view(state, seat)

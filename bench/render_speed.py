@@ -15,14 +15,10 @@ import sys
 from pathlib import Path
 
 from bench import baseline
+from bench.machine import percentile
 
 PROBE = Path(__file__).with_name("render_probe.py")
 GOAL_MS = 60.0
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
 def measure(checkout: baseline.Checkout, every: int) -> dict:
@@ -45,7 +41,7 @@ def _row(entry: dict | None) -> str:
     heights = [h for _, h in entry["sizes"]]
     size = f"{int(statistics.median(widths))}×{max(heights)}"
     ms = entry["ms"]
-    return f"{len(ms):>5} {size:>10} {_percentile(ms, 0.5):>7.1f} {_percentile(ms, 0.95):>7.1f}"
+    return f"{len(ms):>5} {size:>10} {percentile(ms, 0.5):>7.1f} {percentile(ms, 0.95):>7.1f}"
 
 
 def run(checkouts: list[baseline.Checkout], every: int = 15) -> None:
@@ -64,5 +60,5 @@ def run(checkouts: list[baseline.Checkout], every: int = 15) -> None:
             print(f"{game:<18} {kind:<18}" + "".join(f" | {_row(cell)}" for cell in cells))
             for label, cell in zip(labels, cells, strict=True):
                 if cell:
-                    worst[label] = max(worst.get(label, 0.0), _percentile(cell["ms"], 0.95))
+                    worst[label] = max(worst.get(label, 0.0), percentile(cell["ms"], 0.95))
     print("worst p95: " + ", ".join(f"{label} {value:.1f} ms" for label, value in worst.items()))

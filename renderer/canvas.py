@@ -603,9 +603,19 @@ class Sheet:
         if key in self.changed:
             self._marks.append(box)
 
+    @property
+    def used(self) -> int:
+        """The height the blocks added so far take, margins included: what a layout that must fit a
+        phone screen has left to fill is the limit minus this."""
+        return MARGIN * 2 + sum(height for height, _ in self._blocks)
+
+    @property
+    def height(self) -> int:
+        """The height `image()` will have (never under 200 px), known before anything is drawn."""
+        return max(self.used, 200)
+
     def image(self) -> Image.Image:
-        total = MARGIN * 2 + sum(height for height, _ in self._blocks)
-        image = Image.new("RGB", (self.width, max(total, 200)), self.background)
+        image = Image.new("RGB", (self.width, self.height), self.background)
         draw = ImageDraw.Draw(image)
         y = MARGIN
         self._marks.clear()

@@ -379,11 +379,6 @@ def _sheet(marks: frozenset[str] = frozenset()) -> Sheet:
     return Sheet(width=WIDTH, changed=marks)
 
 
-def _height(sheet: Sheet) -> int:
-    """The height the sheet's blocks take so far, margins included."""
-    return 2 * MARGIN + sum(height for height, _ in sheet._blocks)
-
-
 # ---- header lines -------------------------------------------------------------------------------
 def _status(view: CityHeroesView) -> str:
     if view.finished:
@@ -700,7 +695,7 @@ def _coin(draw: Draw, center: tuple[float, float], price: int, affordable: bool)
 
 def _fitted_map(sheet: Sheet, view: CityHeroesView, below: int = 0) -> None:
     """The map scaled into what is left of `MAX_HEIGHT` once `below` px more are added after it."""
-    room = MAX_HEIGHT - _height(sheet) - below
+    room = MAX_HEIGHT - sheet.used - below
     _map(sheet, view, _Geometry.fitting(view.radius, room))
 
 

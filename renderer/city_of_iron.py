@@ -437,17 +437,11 @@ def _cost(coins: int, science: int) -> list[Item]:
 # ---- layout helpers ----------------------------------------------------------------------------
 
 
-def _height(sheet: Sheet) -> int:
-    """The height `sheet.image()` will have. Sheets are laid out before they are drawn, so a layout
-    that would not fit a phone screen is replaced by a plainer one without drawing either."""
-    return max(2 * MARGIN + sum(height for height, _ in sheet._blocks), 200)
-
-
 def _first_fitting(layouts: Sequence[Callable[[], Sheet]]) -> Sheet:
     """The first (most detailed) layout no taller than a phone screen, else the last (plainest)."""
     sheet = layouts[0]()
     for layout in layouts[1:]:
-        if _height(sheet) <= MAX_HEIGHT:
+        if sheet.height <= MAX_HEIGHT:
             break
         sheet = layout()
     return sheet
