@@ -309,7 +309,7 @@ class Courier:
             buttons.add_item(
                 GameButton(row.game_id, "menu", label="Take my turn", style=discord.ButtonStyle.primary)
             )
-        file = await self._picture(row, payload, unlike_public=True)
+        file = await self._picture(row, payload)
         try:
             channel = await self.bot.create_dm(discord.Object(row.target))
             message = await channel.send(
@@ -384,17 +384,14 @@ class Courier:
         return message.id
 
     # ---- helpers -------------------------------------------------------------------------------
-    async def _picture(
-        self, row: OutboxRow, payload: dict[str, Any], *, unlike_public: bool = False
-    ) -> discord.File | None:
-        """The payload's view drawn; with `unlike_public`, None when it would show exactly the public
-        board of the same move (a private view with nothing private in the picture)."""
+    async def _picture(self, row: OutboxRow, payload: dict[str, Any]) -> discord.File | None:
+        """The payload's view drawn, with its marks. A direct message carries a view only when the
+        seat's view shows more than the board (the announcer decides), and a hand picture draws only
+        that private part, so it can never be a copy of the public board."""
         if not payload.get("view"):
             return None
         rules = self.bot.service.rules_for(await self._kind(row.game_id))
         png = await self._png(row, rules.load_view(payload["view"]), frozenset(payload.get("marks", ())))
-        if unlike_public and png == self._pictures.get((row.game_id, f"v{row.version}:public:")):
-            return None
         return discord.File(
             io.BytesIO(png), filename=payload["picture"], description=payload.get("alt", "")[:1000]
         )
