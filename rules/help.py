@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources.abc import Traversable
 
-from rules import datafiles, words
+from rules import data, words
 from rules.core import CatalogueEntry
 
-DATA_DIR = datafiles.root()
+DATA_DIR = data.root()
 RULES_FILE = "rules.md"
 MAX_TOPIC_CHARS = 1800
 """A topic's text must fit one Discord message (2,000) or embed description, with room for a heading."""
@@ -43,7 +43,7 @@ def slug(title: str) -> str:
 
 
 def game_dir(game_id: str) -> str:
-    return datafiles.folder_name(game_id)
+    return data.folder_name(game_id)
 
 
 def rules_path(game_id: str, data_dir: Traversable = DATA_DIR) -> Traversable:

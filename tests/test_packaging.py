@@ -19,7 +19,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from renderer import canvas
-from rules import datafiles
+from rules import data
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -63,8 +63,8 @@ def test_package_data_takes_every_data_file_migration_and_font():
 
 
 def test_in_a_checkout_the_data_is_the_top_level_folder_and_the_fonts_are_the_bundled_ones():
-    assert datafiles.root() == ROOT / "data"
-    assert datafiles.game_folder("city-of-iron") == ROOT / "data" / "city_of_iron"
+    assert data.root() == ROOT / "data"
+    assert data.game_folder("city-of-iron") == ROOT / "data" / "city_of_iron"
     assert canvas._font_path(False) == str(ROOT / "renderer" / "fonts" / "DejaVuSans.ttf")
     assert canvas._font_path(True) == str(ROOT / "renderer" / "fonts" / "DejaVuSans-Bold.ttf")
 
@@ -73,14 +73,14 @@ def test_in_a_checkout_the_data_is_the_top_level_folder_and_the_fonts_are_the_bu
 
 READ_EVERYTHING = """
 import sys
-from rules import datafiles, help
+from rules import data, help
 from rules.city_heroes.data import load_catalogue as heroes
 from rules.city_of_iron.cards import load_data as iron
 from rules.iron_and_brass.data import load_catalogue as brass
 from rules.iron_bridge_gorge.cards import load_catalogue as gorge
 from renderer import canvas
 
-assert str(datafiles.root()).startswith(sys.argv[1]), datafiles.root()
+assert str(data.root()).startswith(sys.argv[1]), data.root()
 heroes(), iron(), brass(), gorge()
 print(*(len(help.topics(game)) for game in sys.argv[2:]))
 print(canvas._font_path(False), canvas.font(30, bold=True).getname())
@@ -123,7 +123,7 @@ def test_from_a_zip_every_game_reads_its_data_and_rules_and_the_fonts_load(tmp_p
 
 def test_without_the_data_the_lookup_says_the_install_is_broken(tmp_path):
     zipped = _zip_like_the_wheel(tmp_path / "no-data.zip", with_data=False)
-    result = _python("from rules import datafiles; datafiles.root()", zipped)
+    result = _python("from rules import data; data.root()", zipped)
     assert result.returncode == 1
     assert "DataFolderMissing: the games' data is not installed" in result.stderr
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from rules import datafiles
+from rules import data as datafiles
 from rules.core import Model
 
 DATA_DIR = datafiles.game_folder("city_heroes")

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rules import datafiles
+from rules import data as datafiles
 
 DATA_DIR = datafiles.game_folder("city_of_iron")
 

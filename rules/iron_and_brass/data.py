@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from rules import datafiles
+from rules import data as datafiles
 from rules.core import Model
 
 DATA_DIR = datafiles.game_folder("iron_and_brass")

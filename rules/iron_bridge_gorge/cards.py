@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from rules import datafiles
+from rules import data as datafiles
 from rules.core import Model
 
 DATA_DIR = datafiles.game_folder("iron_bridge_gorge")
