@@ -23,7 +23,11 @@ WIDTHS = (480, 400, 320)
 CAPTION_SIZE = 20
 CAPTION_LINES = 3
 PADDING = 10
-FRAME_MS = 1400
+MAX_FRAMES = 120
+TARGET_MS = 30_000
+"""A whole game in about half a minute: slow enough for short games to read each caption, and a long
+one becomes a time-lapse of the board (frames thinned to `MAX_FRAMES`)."""
+FRAME_MS = (250, 1500)
 LAST_FRAME_MS = 5000
 
 
@@ -72,7 +76,8 @@ def _encode(images: Sequence[Image.Image]) -> bytes:
             canvas.paste(image, (0, 0))
             image = canvas
         padded.append(image)
-    durations = [FRAME_MS] * (len(padded) - 1) + [LAST_FRAME_MS]
+    each = min(max(TARGET_MS // len(padded), FRAME_MS[0]), FRAME_MS[1])
+    durations = [each] * (len(padded) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
     padded[0].save(
         out,
@@ -91,14 +96,14 @@ def animate(frames: Sequence[Frame], max_bytes: int = MAX_BYTES) -> bytes:
     """The game as an animated WebP of at most `max_bytes`; ValueError when there are no frames."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
-    keep = len(frames)
+    keep = min(len(frames), MAX_FRAMES)
     for width in WIDTHS:
         while keep >= 1:
             data = _encode([_captioned(frame, width) for frame in _thinned(frames, keep)])
             if len(data) <= max_bytes:
                 return data
             keep = max(1, keep * 2 // 3) if keep > 1 else 0
-        keep = len(frames)
+        keep = min(len(frames), MAX_FRAMES)
     raise ValueError("the replay does not fit in the upload limit even as one small frame")
 
 
