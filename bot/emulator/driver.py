@@ -484,20 +484,7 @@ class UserSession:
             if not opt.get("min_length", 0) <= len(value) <= opt.get("max_length", 6000):
                 raise EmulatorUsageError(f"{where}: length {len(value)} outside the declared bounds")
         elif otype in (INTEGER, NUMBER):
-            if isinstance(value, bool) or (otype == INTEGER and int(value) != value):
-                raise EmulatorUsageError(
-                    f"{where}: expects {'an integer' if otype == INTEGER else 'a number'}"
-                )
-            value = int(value) if otype == INTEGER else float(value)
-            if (
-                "min_value" in opt
-                and value < opt["min_value"]
-                or "max_value" in opt
-                and value > opt["max_value"]
-            ):
-                raise EmulatorUsageError(
-                    f"{where}: {value} outside [{opt.get('min_value')}, {opt.get('max_value')}]"
-                )
+            value = _number_value(where, opt, value)
         elif otype == BOOLEAN:
             value = bool(value)
         elif otype in (USER, MENTIONABLE) and int(value) in world.users:
@@ -514,15 +501,7 @@ class UserSession:
         elif otype == USER:
             raise EmulatorUsageError(f"{where}: unknown user {value}")
         elif otype == CHANNEL:
-            ch = world.channels.get(int(value))
-            if ch is None:
-                raise EmulatorUsageError(f"{where}: unknown channel {value}")
-            if opt.get("channel_types") and ch.type not in opt["channel_types"]:
-                raise EmulatorUsageError(f"{where}: channel type {ch.type} not allowed")
-            data = ch.to_json(world)
-            data["permissions"] = str(world.permissions(ch.guild_id, self.id)) if ch.guild_id else "0"
-            resolved.setdefault("channels", {})[str(ch.id)] = data
-            value = str(ch.id)
+            value = self._channel_value(where, opt, value, resolved)
         elif otype == ATTACHMENT:
             att = self._upload(value)
             resolved.setdefault("attachments", {})[str(att.id)] = att.to_json()
@@ -531,6 +510,21 @@ class UserSession:
         if choices and value not in [c["value"] for c in choices]:
             raise EmulatorUsageError(f"{where}: {value!r} is not one of {[c['value'] for c in choices]}")
         return value
+
+    def _channel_value(
+        self, where: str, opt: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]
+    ) -> str:
+        """A channel option: the channel must exist and be of an allowed type; it joins `resolved`."""
+        world = self.server.world
+        ch = world.channels.get(int(value))
+        if ch is None:
+            raise EmulatorUsageError(f"{where}: unknown channel {value}")
+        if opt.get("channel_types") and ch.type not in opt["channel_types"]:
+            raise EmulatorUsageError(f"{where}: channel type {ch.type} not allowed")
+        data = ch.to_json(world)
+        data["permissions"] = str(world.permissions(ch.guild_id, self.id)) if ch.guild_id else "0"
+        resolved.setdefault("channels", {})[str(ch.id)] = data
+        return str(ch.id)
 
     def _resolve_users(self, guild_id: int | None, user_ids: list[int]) -> dict[str, dict[str, Any]]:
         world = self.server.world
@@ -552,3 +546,14 @@ class UserSession:
         att.url = f"{self.server.base_url}/attachments/{att.id}/{filename}"
         world.attachments[att.id] = att
         return att
+
+
+def _number_value(where: str, opt: dict[str, Any], value: Any) -> int | float:
+    """An integer or number option, checked against its declared bounds."""
+    otype = opt["type"]
+    if isinstance(value, bool) or (otype == INTEGER and int(value) != value):
+        raise EmulatorUsageError(f"{where}: expects {'an integer' if otype == INTEGER else 'a number'}")
+    value = int(value) if otype == INTEGER else float(value)
+    if "min_value" in opt and value < opt["min_value"] or "max_value" in opt and value > opt["max_value"]:
+        raise EmulatorUsageError(f"{where}: {value} outside [{opt.get('min_value')}, {opt.get('max_value')}]")
+    return value
