@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import (
     DEFAULT_EVERYONE_PERMISSIONS,
@@ -21,9 +21,7 @@ from .model import (
     StoredAttachment,
     StoredMessage,
 )
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .ports import SessionHost
 
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2
@@ -46,7 +44,7 @@ class InteractionResult:
     """What the bot answered to one interaction. Message fields follow the primary message
     (the original response, or the message a component update edited)."""
 
-    server: FakeDiscord
+    server: SessionHost
     record: InteractionRecord
 
     @property
@@ -114,7 +112,7 @@ class InteractionResult:
 class UserSession:
     """One human user. Get one with ``server.user(user_id)``."""
 
-    def __init__(self, server: FakeDiscord, user_id: int) -> None:
+    def __init__(self, server: SessionHost, user_id: int) -> None:
         if user_id not in server.world.users:
             raise EmulatorUsageError(f"unknown user {user_id}")
         self.server = server

@@ -36,10 +36,11 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
+from .driver import UserSession
 from .events import ScheduledEventRoutes
 from .faults import Faults
 from .gateway import Gateway
@@ -68,9 +69,6 @@ from .payloads import (
     validate_message,
 )
 from .rest import RestRoutes
-
-if TYPE_CHECKING:
-    from .driver import UserSession
 
 _log = logging.getLogger(__name__)
 
@@ -302,8 +300,6 @@ class FakeDiscord(RestRoutes, ScheduledEventRoutes, InteractionRoutes):
 
     # ------------------------------------------------------------------ inspection API
     def user(self, user_id: int) -> UserSession:
-        from .driver import UserSession
-
         return UserSession(self, user_id)
 
     def message(self, message_id: int) -> StoredMessage:
