@@ -12,13 +12,7 @@ from typing import Any
 from bot.app.clock import Clock
 from bot.app.locks import KeyedLocks
 from bot.app.refusals import UserError
-from bot.storage.store import (
-    GameRecord,
-    GameStatus,
-    SeatRecord,
-    Store,
-    TimerPlan,
-)
+from bot.storage.store import GameRecord, GameStatus, SeatRecord, Store, TimerPlan
 from rules import registry
 from rules.core import Choice, Game, Seat, View
 

@@ -10,11 +10,7 @@ from typing import Any
 
 from bot.app.base import ServiceBase
 from bot.app.undo import UNDO, undone_count
-from bot.storage.store import (
-    ActionRecord,
-    GameRecord,
-    GameStatus,
-)
+from bot.storage.store import ActionRecord, GameRecord, GameStatus
 from rules.core import Result
 
 

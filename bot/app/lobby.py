@@ -10,12 +10,7 @@ from bot.app import announcer
 from bot.app.moves import MoveActions
 from bot.app.refusals import UserError
 from bot.app.votes import held_seat, voters
-from bot.storage.store import (
-    ChannelBusy,
-    GameRecord,
-    GameStatus,
-    SeatRecord,
-)
+from bot.storage.store import ChannelBusy, GameRecord, GameStatus, SeatRecord
 from rules.core import Game, RuleError
 
 

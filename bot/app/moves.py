@@ -13,17 +13,8 @@ from typing import Any
 from bot.app import announcer
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
-from bot.app.timing import (
-    TableSettings,
-)
-from bot.storage.store import (
-    Delivery,
-    DuplicateInteraction,
-    GameRecord,
-    GameStatus,
-    MoveConflict,
-    SeatRecord,
-)
+from bot.app.timing import TableSettings
+from bot.storage.store import Delivery, DuplicateInteraction, GameRecord, GameStatus, MoveConflict, SeatRecord
 from rules.core import Choice, Event, Game, Result, Seat
 
 

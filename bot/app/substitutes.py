@@ -7,10 +7,7 @@ from __future__ import annotations
 from bot.app.refusals import UserError
 from bot.app.table_clock import TableClock
 from bot.app.votes import held_seat, replace_vote_kind, voters, voting_seat
-from bot.storage.store import (
-    GameRecord,
-    GameStatus,
-)
+from bot.storage.store import GameRecord, GameStatus
 from rules.core import Seat
 
 

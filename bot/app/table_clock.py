@@ -19,12 +19,7 @@ from bot.app.timing import (
     reminder_due,
     valid_time_zone,
 )
-from bot.storage.store import (
-    GameRecord,
-    GameStatus,
-    SeatRecord,
-    TimerPlan,
-)
+from bot.storage.store import GameRecord, GameStatus, SeatRecord, TimerPlan
 from rules.core import Seat
 
 

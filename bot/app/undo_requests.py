@@ -13,12 +13,7 @@ from bot.app.moves import Move, MoveActions
 from bot.app.refusals import Refusal, UserError
 from bot.app.undo import UNDO, UndoPlan, plan_undo, undo_span
 from bot.app.votes import humans, undo_vote_kind, voters, voting_seat
-from bot.storage.store import (
-    ActionRecord,
-    GameRecord,
-    GameStatus,
-    SeatRecord,
-)
+from bot.storage.store import ActionRecord, GameRecord, GameStatus, SeatRecord
 from rules.core import Event, Game
 
 

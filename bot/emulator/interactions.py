@@ -12,13 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .model import (
-    FLAG_EPHEMERAL,
-    FLAG_LOADING,
-    InteractionRecord,
-    StoredMessage,
-    World,
-)
+from .model import FLAG_EPHEMERAL, FLAG_LOADING, InteractionRecord, StoredMessage, World
 from .payloads import ApiError, UploadedFile, invalid_form, json_response, no_content, read_body
 
 INTERACTION_TOKEN_SECONDS = 15 * 60.0

@@ -12,13 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .model import (
-    FLAG_EPHEMERAL,
-    PUBLIC_THREAD,
-    Command,
-    StoredMessage,
-    World,
-)
+from .model import FLAG_EPHEMERAL, PUBLIC_THREAD, Command, StoredMessage, World
 from .payloads import ApiError, invalid_form, json_response, no_content, read_body
 
 NONCE_MAX_LENGTH = 25

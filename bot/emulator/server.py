@@ -61,13 +61,7 @@ from .model import (
     World,
     shard_of,
 )
-from .payloads import (
-    ApiError,
-    UploadedFile,
-    apply_message_payload,
-    json_response,
-    validate_message,
-)
+from .payloads import ApiError, UploadedFile, apply_message_payload, json_response, validate_message
 from .rest import RestRoutes
 
 _log = logging.getLogger(__name__)
