@@ -1,7 +1,8 @@
 """The emulator's guild scheduled events (the calendar): list, create, edit and delete, with the
 checks Discord makes on the fields a bot can send.
 
-A mixin of :class:`~bot.emulator.server.FakeDiscord` (it uses the server's ``_guild`` and world).
+One of the route groups :class:`~bot.emulator.server.FakeDiscord` is made of; it works on the state
+and helpers of :class:`~bot.emulator.base.ServerBase`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .base import ServerBase
 from .model import (
     EVENT_ACTIVE,
     EVENT_CANCELED,
@@ -20,15 +22,12 @@ from .model import (
     EVENT_SCHEDULED,
     P_MANAGE_EVENTS,
     ScheduledEvent,
-    World,
 )
 from .payloads import ApiError, invalid_form, json_response, no_content, read_body
 
 
-class ScheduledEventRoutes:
+class ScheduledEventRoutes(ServerBase):
     """Handlers for ``/guilds/{gid}/scheduled-events``."""
-
-    world: World
 
     # ------------------------------------------------------------------ guild scheduled events
     def _event(self, request: web.Request) -> ScheduledEvent:

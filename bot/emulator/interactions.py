@@ -1,8 +1,8 @@
 """The emulator's interaction answers: the initial callback (within 3 s, only once) and the
 followups and edits through the interaction's webhook (for 15 minutes).
 
-A mixin of :class:`~bot.emulator.server.FakeDiscord` (it uses the server's world, its token map and
-message helpers).
+One of the route groups :class:`~bot.emulator.server.FakeDiscord` is made of; it works on the state
+and helpers of :class:`~bot.emulator.base.ServerBase`.
 """
 
 from __future__ import annotations
@@ -12,19 +12,15 @@ from typing import Any
 
 from aiohttp import web
 
-from .model import FLAG_EPHEMERAL, FLAG_LOADING, InteractionRecord, StoredMessage, World
+from .base import ServerBase
+from .model import FLAG_EPHEMERAL, FLAG_LOADING, InteractionRecord, StoredMessage
 from .payloads import ApiError, UploadedFile, invalid_form, json_response, no_content, read_body
 
 INTERACTION_TOKEN_SECONDS = 15 * 60.0
 
 
-class InteractionRoutes:
+class InteractionRoutes(ServerBase):
     """Handlers for ``/interactions/{iid}/{token}/callback`` and ``/webhooks/{app}/{token}``."""
-
-    world: World
-    ack_timeout: float
-    held: list[InteractionRecord]
-    _by_token: dict[str, InteractionRecord]
 
     # ------------------------------------------------------------------ interaction callback
     async def _callback(self, request: web.Request) -> web.Response:

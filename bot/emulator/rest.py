@@ -1,8 +1,8 @@
 """The emulator's plain REST routes: gateway discovery, users and DMs, the application, slash
 commands, guilds, channels and threads, and channel messages (with Discord's nonce de-duplication).
 
-A mixin of :class:`~bot.emulator.server.FakeDiscord`: it works on the server's world and its helpers
-(``_channel``, ``_bot_message``, ``_build``, ``_store``...), which the server defines.
+One of the route groups :class:`~bot.emulator.server.FakeDiscord` is made of; it works on the state
+and helpers of :class:`~bot.emulator.base.ServerBase`.
 """
 
 from __future__ import annotations
@@ -12,20 +12,15 @@ from typing import Any
 
 from aiohttp import web
 
-from .model import FLAG_EPHEMERAL, PUBLIC_THREAD, Command, StoredMessage, World
+from .base import ServerBase
+from .model import FLAG_EPHEMERAL, PUBLIC_THREAD, Command, StoredMessage
 from .payloads import ApiError, invalid_form, json_response, no_content, read_body
 
 NONCE_MAX_LENGTH = 25
 
 
-class RestRoutes:
+class RestRoutes(ServerBase):
     """Handlers for ``/api/v10`` outside interactions, webhooks and scheduled events."""
-
-    world: World
-    shard_count: int
-    nonce_window: float
-    nonce_hits: list[int]
-    _nonces: dict[tuple[int, int, str], tuple[float, int]]
 
     # ------------------------------------------------------------------ misc routes
     async def _get_attachment(self, request: web.Request) -> web.StreamResponse:
@@ -140,12 +135,6 @@ class RestRoutes:
         return no_content()
 
     # ------------------------------------------------------------------ guilds / channels
-    def _guild(self, request: web.Request) -> Any:
-        guild = self.world.guilds.get(int(request.match_info["gid"]))
-        if guild is None:
-            raise ApiError(404, 10004, "Unknown Guild")
-        return guild
-
     async def _get_guild(self, request: web.Request) -> web.Response:
         guild = self._guild(request)
         data = self.world.guild_create_json(guild.id)
