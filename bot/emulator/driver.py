@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import (
     DEFAULT_EVERYONE_PERMISSIONS,
@@ -21,9 +21,7 @@ from .model import (
     StoredAttachment,
     StoredMessage,
 )
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .ports import SessionHost
 
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2
@@ -46,7 +44,7 @@ class InteractionResult:
     """What the bot answered to one interaction. Message fields follow the primary message
     (the original response, or the message a component update edited)."""
 
-    server: FakeDiscord
+    server: SessionHost
     record: InteractionRecord
 
     @property
@@ -114,7 +112,7 @@ class InteractionResult:
 class UserSession:
     """One human user. Get one with ``server.user(user_id)``."""
 
-    def __init__(self, server: FakeDiscord, user_id: int) -> None:
+    def __init__(self, server: SessionHost, user_id: int) -> None:
         if user_id not in server.world.users:
             raise EmulatorUsageError(f"unknown user {user_id}")
         self.server = server
@@ -484,20 +482,7 @@ class UserSession:
             if not opt.get("min_length", 0) <= len(value) <= opt.get("max_length", 6000):
                 raise EmulatorUsageError(f"{where}: length {len(value)} outside the declared bounds")
         elif otype in (INTEGER, NUMBER):
-            if isinstance(value, bool) or (otype == INTEGER and int(value) != value):
-                raise EmulatorUsageError(
-                    f"{where}: expects {'an integer' if otype == INTEGER else 'a number'}"
-                )
-            value = int(value) if otype == INTEGER else float(value)
-            if (
-                "min_value" in opt
-                and value < opt["min_value"]
-                or "max_value" in opt
-                and value > opt["max_value"]
-            ):
-                raise EmulatorUsageError(
-                    f"{where}: {value} outside [{opt.get('min_value')}, {opt.get('max_value')}]"
-                )
+            value = _number_value(where, opt, value)
         elif otype == BOOLEAN:
             value = bool(value)
         elif otype in (USER, MENTIONABLE) and int(value) in world.users:
@@ -514,15 +499,7 @@ class UserSession:
         elif otype == USER:
             raise EmulatorUsageError(f"{where}: unknown user {value}")
         elif otype == CHANNEL:
-            ch = world.channels.get(int(value))
-            if ch is None:
-                raise EmulatorUsageError(f"{where}: unknown channel {value}")
-            if opt.get("channel_types") and ch.type not in opt["channel_types"]:
-                raise EmulatorUsageError(f"{where}: channel type {ch.type} not allowed")
-            data = ch.to_json(world)
-            data["permissions"] = str(world.permissions(ch.guild_id, self.id)) if ch.guild_id else "0"
-            resolved.setdefault("channels", {})[str(ch.id)] = data
-            value = str(ch.id)
+            value = self._channel_value(where, opt, value, resolved)
         elif otype == ATTACHMENT:
             att = self._upload(value)
             resolved.setdefault("attachments", {})[str(att.id)] = att.to_json()
@@ -531,6 +508,21 @@ class UserSession:
         if choices and value not in [c["value"] for c in choices]:
             raise EmulatorUsageError(f"{where}: {value!r} is not one of {[c['value'] for c in choices]}")
         return value
+
+    def _channel_value(
+        self, where: str, opt: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]
+    ) -> str:
+        """A channel option: the channel must exist and be of an allowed type; it joins `resolved`."""
+        world = self.server.world
+        ch = world.channels.get(int(value))
+        if ch is None:
+            raise EmulatorUsageError(f"{where}: unknown channel {value}")
+        if opt.get("channel_types") and ch.type not in opt["channel_types"]:
+            raise EmulatorUsageError(f"{where}: channel type {ch.type} not allowed")
+        data = ch.to_json(world)
+        data["permissions"] = str(world.permissions(ch.guild_id, self.id)) if ch.guild_id else "0"
+        resolved.setdefault("channels", {})[str(ch.id)] = data
+        return str(ch.id)
 
     def _resolve_users(self, guild_id: int | None, user_ids: list[int]) -> dict[str, dict[str, Any]]:
         world = self.server.world
@@ -552,3 +544,14 @@ class UserSession:
         att.url = f"{self.server.base_url}/attachments/{att.id}/{filename}"
         world.attachments[att.id] = att
         return att
+
+
+def _number_value(where: str, opt: dict[str, Any], value: Any) -> int | float:
+    """An integer or number option, checked against its declared bounds."""
+    otype = opt["type"]
+    if isinstance(value, bool) or (otype == INTEGER and int(value) != value):
+        raise EmulatorUsageError(f"{where}: expects {'an integer' if otype == INTEGER else 'a number'}")
+    value = int(value) if otype == INTEGER else float(value)
+    if "min_value" in opt and value < opt["min_value"] or "max_value" in opt and value > opt["max_value"]:
+        raise EmulatorUsageError(f"{where}: {value} outside [{opt.get('min_value')}, {opt.get('max_value')}]")
+    return value

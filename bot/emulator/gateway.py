@@ -22,14 +22,12 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
 from .model import shard_of
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .ports import GatewayHost
 
 _log = logging.getLogger(__name__)
 
@@ -109,7 +107,7 @@ class GatewaySession:
 class Gateway:
     """Accepts websocket connections and routes dispatches to the current session."""
 
-    def __init__(self, server: FakeDiscord) -> None:
+    def __init__(self, server: GatewayHost) -> None:
         self.server = server
         self.sessions: dict[str, GatewaySession] = {}
         self.current: GatewaySession | None = None

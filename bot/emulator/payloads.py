@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import mimetypes
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,45 +119,9 @@ def apply_message_payload(
     msg.embeds = list(base.embeds)
     msg.components = list(base.components)
     msg.attachments = list(base.attachments)
-    if "content" in payload:
-        msg.content = payload["content"] or ""
-    if "embeds" in payload:
-        msg.embeds = list(payload["embeds"] or [])
-    elif "embed" in payload:
-        msg.embeds = [payload["embed"]] if payload["embed"] else []
-    if "components" in payload:
-        msg.components = list(payload["components"] or [])
-    if payload.get("flags") is not None:
-        requested = int(payload["flags"]) & SETTABLE_FLAGS
-        if creating:
-            msg.flags = requested | (msg.flags & FLAG_LOADING)
-        else:  # ephemeral-ness can't change on edit
-            msg.flags = (requested & ~FLAG_EPHEMERAL) | (msg.flags & (FLAG_EPHEMERAL | FLAG_LOADING))
-    if "allowed_mentions" in payload:
-        msg.allowed_mentions = payload["allowed_mentions"]
-    if "message_reference" in payload and creating:
-        msg.message_reference = payload["message_reference"]
-
+    _apply_fields(msg, payload, creating=creating)
+    new_attachment = _attachment_maker(world, attachment_url)
     by_index = {i: f for f in files if (i := _file_index(f.field)) is not None}
-
-    def new_attachment(
-        upload: UploadedFile, filename: str | None, description: str | None
-    ) -> StoredAttachment:
-        name = filename or upload.filename
-        att = StoredAttachment(
-            id=world.snowflake(),
-            filename=name,
-            data=upload.data,
-            description=description,
-            content_type=(
-                upload.content_type
-                if upload.content_type and upload.content_type != "application/octet-stream"
-                else mimetypes.guess_type(name)[0] or "application/octet-stream"
-            ),
-        )
-        att.url = attachment_url.format(id=att.id, filename=name)
-        return att
-
     if "attachments" in payload and payload["attachments"] is not None:
         existing = {a.id: a for a in base.attachments}
         result: list[StoredAttachment] = []
@@ -178,6 +143,54 @@ def apply_message_payload(
     for att in msg.attachments:
         world.attachments[att.id] = att
     return msg
+
+
+def _apply_fields(msg: StoredMessage, payload: dict[str, Any], *, creating: bool) -> None:
+    """The payload's fields other than attachments, applied to `msg` (a copy)."""
+    if "content" in payload:
+        msg.content = payload["content"] or ""
+    if "embeds" in payload:
+        msg.embeds = list(payload["embeds"] or [])
+    elif "embed" in payload:
+        msg.embeds = [payload["embed"]] if payload["embed"] else []
+    if "components" in payload:
+        msg.components = list(payload["components"] or [])
+    if payload.get("flags") is not None:
+        requested = int(payload["flags"]) & SETTABLE_FLAGS
+        if creating:
+            msg.flags = requested | (msg.flags & FLAG_LOADING)
+        else:  # ephemeral-ness can't change on edit
+            msg.flags = (requested & ~FLAG_EPHEMERAL) | (msg.flags & (FLAG_EPHEMERAL | FLAG_LOADING))
+    if "allowed_mentions" in payload:
+        msg.allowed_mentions = payload["allowed_mentions"]
+    if "message_reference" in payload and creating:
+        msg.message_reference = payload["message_reference"]
+
+
+def _attachment_maker(
+    world: World, attachment_url: str
+) -> Callable[[UploadedFile, str | None, str | None], StoredAttachment]:
+    """What turns an uploaded file into a new stored attachment (named `filename` if given)."""
+
+    def new_attachment(
+        upload: UploadedFile, filename: str | None, description: str | None
+    ) -> StoredAttachment:
+        name = filename or upload.filename
+        att = StoredAttachment(
+            id=world.snowflake(),
+            filename=name,
+            data=upload.data,
+            description=description,
+            content_type=(
+                upload.content_type
+                if upload.content_type and upload.content_type != "application/octet-stream"
+                else mimetypes.guess_type(name)[0] or "application/octet-stream"
+            ),
+        )
+        att.url = attachment_url.format(id=att.id, filename=name)
+        return att
+
+    return new_attachment
 
 
 def _check_len(value: Any, limit: int, path: str) -> int:
@@ -213,49 +226,66 @@ def _validate_embeds(embeds: list[dict[str, Any]]) -> None:
 def _validate_components(components: list[dict[str, Any]], v2: bool) -> None:
     if not v2 and len(components) > 5:
         raise invalid_form("components", "Must be 5 or fewer in length.")
-    seen: set[str] = set()
+    _walk_components(components, "components", set())
 
-    def walk(items: list[dict[str, Any]], path: str) -> None:
-        for i, comp in enumerate(items):
-            p = f"{path}.{i}"
-            ctype = comp.get("type")
-            if ctype == 1:
-                children = comp.get("components") or []
-                if not children or len(children) > 5:
-                    raise invalid_form(f"{p}.components", "An action row needs 1 to 5 components.")
-                if any(c.get("type") in (3, 5, 6, 7, 8) for c in children) and len(children) > 1:
-                    raise invalid_form(f"{p}.components", "A select menu must be alone in its row.")
-            if "custom_id" in comp:
-                cid = str(comp["custom_id"])
-                _check_len(cid, 100, f"{p}.custom_id")
-                if cid in seen:
-                    raise invalid_form(
-                        f"{p}.custom_id", f"Component custom id cannot be duplicated ({cid!r})"
-                    )
-                seen.add(cid)
-            if ctype == 2:
-                _check_len(comp.get("label"), 80, f"{p}.label")
-                if comp.get("style") == 5:
-                    if not comp.get("url"):
-                        raise invalid_form(f"{p}.url", "Link buttons need a url")
-                elif not comp.get("custom_id") and comp.get("style") != 6:
-                    raise invalid_form(f"{p}.custom_id", "Buttons need a custom_id")
-            if ctype == 3:
-                options = comp.get("options") or []
-                if not 1 <= len(options) <= 25:
-                    raise invalid_form(f"{p}.options", "A select needs 1 to 25 options.")
-                for j, opt in enumerate(options):
-                    _check_len(opt.get("label"), 100, f"{p}.options.{j}.label")
-                    _check_len(opt.get("value"), 100, f"{p}.options.{j}.value")
-                    _check_len(opt.get("description"), 100, f"{p}.options.{j}.description")
-            if ctype in (3, 5, 6, 7, 8):
-                _check_len(comp.get("placeholder"), 150, f"{p}.placeholder")
-            walk(comp.get("components") or [], f"{p}.components")
-            for key in ("accessory", "component"):
-                if isinstance(comp.get(key), dict):
-                    walk([comp[key]], f"{p}.{key}")
 
-    walk(components, "components")
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+
+def _walk_components(items: list[dict[str, Any]], path: str, seen: set[str]) -> None:
+    """Check each component at `path` and, depth first, the ones it holds; `seen` gathers custom ids."""
+    for i, comp in enumerate(items):
+        p = f"{path}.{i}"
+        ctype = comp.get("type")
+        if ctype == 1:
+            _check_row(comp, p)
+        if "custom_id" in comp:
+            _check_custom_id(comp, p, seen)
+        if ctype == 2:
+            _check_button(comp, p)
+        if ctype == 3:
+            _check_select_options(comp, p)
+        if ctype in SELECT_TYPES:
+            _check_len(comp.get("placeholder"), 150, f"{p}.placeholder")
+        _walk_components(comp.get("components") or [], f"{p}.components", seen)
+        for key in ("accessory", "component"):
+            if isinstance(comp.get(key), dict):
+                _walk_components([comp[key]], f"{p}.{key}", seen)
+
+
+def _check_row(comp: dict[str, Any], p: str) -> None:
+    children = comp.get("components") or []
+    if not children or len(children) > 5:
+        raise invalid_form(f"{p}.components", "An action row needs 1 to 5 components.")
+    if any(c.get("type") in SELECT_TYPES for c in children) and len(children) > 1:
+        raise invalid_form(f"{p}.components", "A select menu must be alone in its row.")
+
+
+def _check_custom_id(comp: dict[str, Any], p: str, seen: set[str]) -> None:
+    cid = str(comp["custom_id"])
+    _check_len(cid, 100, f"{p}.custom_id")
+    if cid in seen:
+        raise invalid_form(f"{p}.custom_id", f"Component custom id cannot be duplicated ({cid!r})")
+    seen.add(cid)
+
+
+def _check_button(comp: dict[str, Any], p: str) -> None:
+    _check_len(comp.get("label"), 80, f"{p}.label")
+    if comp.get("style") == 5:
+        if not comp.get("url"):
+            raise invalid_form(f"{p}.url", "Link buttons need a url")
+    elif not comp.get("custom_id") and comp.get("style") != 6:
+        raise invalid_form(f"{p}.custom_id", "Buttons need a custom_id")
+
+
+def _check_select_options(comp: dict[str, Any], p: str) -> None:
+    options = comp.get("options") or []
+    if not 1 <= len(options) <= 25:
+        raise invalid_form(f"{p}.options", "A select needs 1 to 25 options.")
+    for j, opt in enumerate(options):
+        _check_len(opt.get("label"), 100, f"{p}.options.{j}.label")
+        _check_len(opt.get("value"), 100, f"{p}.options.{j}.value")
+        _check_len(opt.get("description"), 100, f"{p}.options.{j}.description")
 
 
 def validate_message(msg: StoredMessage, size_limit: int) -> None:

@@ -14,14 +14,12 @@ from __future__ import annotations
 import json
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.interface.ports import Host
 from bot.storage.store import GameRecord, GameStatus
-
-if TYPE_CHECKING:
-    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +32,7 @@ MISSING_PERMISSION = "I need the Manage Events permission to keep deadlines on t
 
 
 class Calendar:
-    def __init__(self, bot: HostBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @property

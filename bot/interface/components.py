@@ -21,16 +21,14 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 
 from bot.app.service import menu_digest
 from bot.app.text import clip
+from bot.interface.ports import TablePort
 from rules.core import Choice, OptionSpec
-
-if TYPE_CHECKING:
-    from bot.interface.table import Table
 
 BUTTON_STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -51,7 +49,7 @@ ROOT = "r"
 _SPLIT = re.compile(r" → |: |; | with | for | from ")
 
 
-def _table(interaction: discord.Interaction) -> Table:
+def _table(interaction: discord.Interaction) -> TablePort:
     return interaction.client.table  # type: ignore[attr-defined]
 
 

@@ -29,16 +29,14 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
 
 from bot.interface.components import GameButton, turn_buttons
+from bot.interface.ports import Host
 from bot.storage.store import Delivery, OutboxRow
-
-if TYPE_CHECKING:
-    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +77,7 @@ def nonce(row: OutboxRow) -> str:
 class Courier:
     def __init__(
         self,
-        bot: HostBot,
+        bot: Host,
         *,
         retry_base: float = RETRY_BASE,
         retry_cap: float = RETRY_CAP,

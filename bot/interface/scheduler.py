@@ -12,14 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
 from bot.app.refusals import UserError
 from bot.app.timing import MAX_REMINDERS, reminder_due
+from bot.interface.ports import Host
 from bot.storage.store import GameStatus, Timer
-
-if TYPE_CHECKING:
-    from bot.interface.client import HostBot
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +25,7 @@ IDLE_POLL = 60.0
 
 
 class Scheduler:
-    def __init__(self, bot: HostBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()

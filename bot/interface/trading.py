@@ -13,7 +13,7 @@ so a form sent just before a restart still lands.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -21,11 +21,9 @@ from bot.app.refusals import UserError
 from bot.app.text import clip
 from bot.app.trade import BundleError, describe, parse_bundle
 from bot.interface.components import GameButton
+from bot.interface.ports import TablePort
 from bot.interface.reply import Reply
 from rules.core import TradeForm
-
-if TYPE_CHECKING:
-    from bot.interface.table import Table
 
 MODAL_ID = re.compile(r"m:(?P<game>\d+):trade:(?P<partner>\d+)")
 MAX_PARTNER_BUTTONS = 5
@@ -64,12 +62,12 @@ class TradeModal(discord.ui.Modal):
 
 
 class TradeDesk:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TablePort) -> None:
         self.table = table
 
     async def _form(self, game_id: int, user_id: int) -> tuple[Any, Any, TradeForm]:
         table = self.table
-        game = await table._active(game_id)
+        game = await table.active(game_id)
         seat = await table.service.require_seat(game, user_id)
         rules = table.service.rules_for(game.kind)
         form = rules.trade_form(await table.service.state(game), seat.seat)

@@ -60,3 +60,19 @@ class Shards:
 def owns(shards: Shards | None, guild_id: int | None) -> bool:
     """Whether this process looks after the guild; an unsharded process looks after every guild."""
     return shards is None or shards.owns(guild_id)
+
+
+def games_on(shards: Shards | None, game_id_column: str) -> str:
+    """An extra " AND ..." keeping rows whose game's guild is on `shards` ("" keeps every row).
+
+    The shard is Discord's `(guild_id >> 22) % shard_count`; a game without a guild is shard 0's. The
+    numbers are validated integers, written into the SQL so the clause needs no parameters (and it
+    reads the same on SQLite and PostgreSQL).
+    """
+    if shards is None or shards.owns_all:
+        return ""
+    ids = ", ".join(str(int(shard)) for shard in shards.ids)
+    return (
+        f" AND {game_id_column} IN (SELECT id FROM games"
+        f" WHERE ((COALESCE(guild_id, 0) >> 22) % {int(shards.count)}) IN ({ids}))"
+    )

@@ -1,6 +1,7 @@
 """Persistence: every game, seat, move and posted message, in SQLite or PostgreSQL (bot/storage/database.py).
 
-All SQL of the bot lives here, written once for both databases. A move is one transaction that
+All SQL of the bot lives here and in the store's parts (timers.py, outbox.py, copying.py; the models
+in records.py), written once for both databases. A move is one transaction that
 appends to the action log and moves the snapshot from version v to v+1 only if it is still at v, so
 two racing clicks, a retried interaction or a second process can never apply a move twice. The log plus the game's seed replays
 any game, which is how a snapshot is checked and how a game survives a bug in a later version.
@@ -10,128 +11,48 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from bot.storage.copying import CopyQueries
+from bot.storage.database import Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.outbox import OutboxQueries, enqueue_in
+from bot.storage.records import (
+    OPEN_STATUSES,
+    ActionRecord,
+    ChannelBusy,
+    Delivery,
+    DuplicateInteraction,
+    GameRecord,
+    GameStatus,
+    MoveConflict,
+    OutboxRow,
+    SeatRecord,
+    Timer,
+    TimerPlan,
+    utc_now,
+)
+from bot.storage.timers import TimerQueries, plan_timers_in
 
-from bot.storage.database import POSTGRESQL, Database, IntegrityError, Row, connect, migrations, split_sql
-from bot.storage.shards import Shards
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-class GameStatus(StrEnum):
-    LOBBY = "lobby"
-    ACTIVE = "active"
-    FINISHED = "finished"
-    ABANDONED = "abandoned"
-
-
-OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.ACTIVE)
-
-
-class GameRecord(BaseModel):
-    id: int
-    kind: str
-    guild_id: int | None
-    channel_id: int
-    host_id: int
-    status: GameStatus
-    options: dict[str, Any]
-    seed: int
-    version: int
-    state: str | None
-    result: str | None
-    created_at: str
-    updated_at: str
-    finished_at: str | None
-    table_settings: dict[str, Any] = {}
-    channel_lost: str | None = None
-    """Why the game's channel can no longer be posted in (deleted, access lost); None while it can."""
-
-    @property
-    def is_open(self) -> bool:
-        return self.status in OPEN_STATUSES
+__all__ = [
+    "Store",
+    "OPEN_STATUSES",
+    "ActionRecord",
+    "ChannelBusy",
+    "Delivery",
+    "DuplicateInteraction",
+    "GameRecord",
+    "GameStatus",
+    "MoveConflict",
+    "OutboxRow",
+    "SeatRecord",
+    "Timer",
+    "TimerPlan",
+    "utc_now",
+]
 
 
-class SeatRecord(BaseModel):
-    game_id: int
-    seat: int
-    user_id: int
-    name: str
-    dm_closed: bool
-    vacation: bool = False
-    dropped: bool = False
-
-
-class ActionRecord(BaseModel):
-    game_id: int
-    version: int
-    seat: int
-    user_id: int
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
-    interaction_id: int | None
-    created_at: str
-
-
-class Timer(BaseModel):
-    game_id: int
-    seat: int
-    kind: str
-    due_at: float
-    count: int
-    claimed_at: float | None
-
-
-TimerPlan = tuple[int, str, float]
-"""(seat, kind, due_at) of a timer a move starts."""
-
-
-class Delivery(BaseModel):
-    """One thing a move owes Discord, as written to the outbox: a channel post, an edit of the live
-    turn post, a late repaint of its picture, a direct message, a plain channel notice, a thread post.
-
-    `payload` is everything the delivery worker needs (text, who to ping, the view to draw), so the
-    worker never reads the game again and a delivery is the same whenever, and by whichever process,
-    it happens."""
-
-    kind: str
-    target: int
-    """The channel id (post, edit, repaint, notice, thread: the game's channel) or the user id (dm)."""
-    payload: dict[str, Any]
-    due_at: float
-
-
-class OutboxRow(Delivery):
-    id: int
-    game_id: int
-    version: int
-    status: str
-    attempts: int
-    claimed_at: float | None
-    message_id: int | None
-    reason: str | None
-
-
-class MoveConflict(Exception):
-    """The game moved on (another move was committed first); nothing was written."""
-
-
-class DuplicateInteraction(Exception):
-    """This interaction was already applied; nothing was written."""
-
-
-class ChannelBusy(Exception):
-    """The channel already has an open game."""
-
-
-class Store:
+class Store(TimerQueries, OutboxQueries, CopyQueries):
     """The one store interface, on SQLite or PostgreSQL; open with `await Store.open(url_or_path)`."""
 
     def __init__(self, db: Database, now: Callable[[], str] = utc_now) -> None:
@@ -268,8 +189,8 @@ class Store:
             )
             if changed != 1:
                 return False
-            await _plan_timers(tx, game_id, timers, ())
-            await _enqueue(tx, game_id, 0, outbox, self._now())
+            await plan_timers_in(tx, game_id, timers, ())
+            await enqueue_in(tx, game_id, 0, outbox, self._now())
             return True
 
     async def set_table_settings(self, game_id: int, settings: dict[str, Any]) -> None:
@@ -426,8 +347,8 @@ class Store:
             if finished_result is not None:
                 await tx.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
             else:
-                await _plan_timers(tx, game.id, timers, clear_timers)
-            await _enqueue(tx, game.id, new_version, outbox, now)
+                await plan_timers_in(tx, game.id, timers, clear_timers)
+            await enqueue_in(tx, game.id, new_version, outbox, now)
         return new_version
 
     async def actions(self, game_id: int, *, since: int = 0, limit: int | None = None) -> list[ActionRecord]:
@@ -446,78 +367,6 @@ class Store:
             )
             for row in rows
         ]
-
-    # ---- timers -----------------------------------------------------------------------------
-    async def claim_due_timers(
-        self, now: float, *, stale_after: float = 300.0, shards: Shards | None = None
-    ) -> list[Timer]:
-        """Take the due timers, so one process fires each once; a claim older than `stale_after`
-        (its process died before finishing) is taken again. With `shards`, only timers of games whose
-        guild is on them: the other shards' processes fire theirs.
-
-        SQLite: the transaction holds the file's write lock, so claims are one after the other.
-        PostgreSQL: the due rows are locked as they are picked, and rows another process is claiming
-        right now are skipped rather than waited for (`FOR UPDATE SKIP LOCKED`); when that process
-        commits, its rows are no longer unclaimed, so nobody takes them twice.
-        """
-        stale = now - stale_after
-        if self._db.dialect == POSTGRESQL:
-            now = float(now)
-            rows = await self._db.fetchall(
-                "UPDATE timers SET claimed_at = ? WHERE (game_id, seat, kind) IN ("
-                " SELECT game_id, seat, kind FROM timers WHERE due_at <= ? AND (claimed_at IS NULL OR claimed_at < ?)"
-                + _games_on(shards, "game_id")
-                + " ORDER BY due_at FOR UPDATE SKIP LOCKED) RETURNING *",
-                (now, now, stale),
-            )
-            return sorted((Timer(**dict(row)) for row in rows), key=lambda timer: timer.due_at)
-        async with self._db.transaction() as tx:
-            rows = await tx.fetchall(
-                "SELECT * FROM timers WHERE due_at <= ? AND (claimed_at IS NULL OR claimed_at < ?)"
-                + _games_on(shards, "game_id")
-                + " ORDER BY due_at",
-                (now, stale),
-            )
-            timers = [Timer(**dict(row)) for row in rows]
-            for timer in timers:
-                await tx.execute(
-                    "UPDATE timers SET claimed_at = ? WHERE game_id = ? AND seat = ? AND kind = ?",
-                    (now, timer.game_id, timer.seat, timer.kind),
-                )
-        return [timer.model_copy(update={"claimed_at": now}) for timer in timers]
-
-    async def finish_timer(self, timer: Timer, *, next_due: float | None = None) -> None:
-        """Done with a claimed timer: delete it, or set it to fire again at `next_due`.
-
-        Only the claim that fired it may finish it: a move that rescheduled the timer meanwhile wins.
-        """
-        if next_due is None:
-            await self._db.execute(
-                "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND claimed_at = ?",
-                (timer.game_id, timer.seat, timer.kind, timer.claimed_at),
-            )
-        else:
-            await self._db.execute(
-                "UPDATE timers SET due_at = ?, count = count + 1, claimed_at = NULL"
-                " WHERE game_id = ? AND seat = ? AND kind = ? AND claimed_at = ?",
-                (float(next_due), timer.game_id, timer.seat, timer.kind, timer.claimed_at),
-            )
-
-    async def timers(self, game_id: int) -> list[Timer]:
-        rows = await self._db.fetchall(
-            "SELECT * FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,)
-        )
-        return [Timer(**dict(row)) for row in rows]
-
-    async def plan_timers(self, game_id: int, timers: list[TimerPlan], clear: list[int] = ()) -> None:  # type: ignore[assignment]
-        async with self._db.transaction() as tx:
-            await _plan_timers(tx, game_id, timers, clear)
-
-    async def next_timer_due(self, *, shards: Shards | None = None) -> float | None:
-        row = await self._db.fetchone(
-            "SELECT MIN(due_at) FROM timers WHERE claimed_at IS NULL" + _games_on(shards, "game_id")
-        )
-        return row[0] if row else None
 
     # ---- players, guilds, followers ---------------------------------------------------------------
     async def player(self, user_id: int) -> dict[str, Any] | None:
@@ -648,233 +497,9 @@ class Store:
             (key, value),
         )
 
-    # ---- the outbox ---------------------------------------------------------------------------
-    async def enqueue(self, game_id: int, version: int, deliveries: Iterable[Delivery]) -> None:
-        """Deliveries owed by something other than a move (a reminder, a timeout, a notice)."""
-        async with self._db.transaction() as tx:
-            await _enqueue(tx, game_id, version, deliveries, self._now())
-
-    async def live_payload(self, game_id: int) -> dict[str, Any] | None:
-        """The payload of the game's latest post or edit: what its live turn post shows and carries."""
-        row = await self._db.fetchone(
-            "SELECT payload FROM outbox WHERE game_id = ? AND kind IN ('post', 'edit')"
-            " ORDER BY id DESC LIMIT 1",
-            (game_id,),
-        )
-        return json.loads(row[0]) if row else None
-
-    async def claim_outbox(
-        self, now: float, *, limit: int = 200, shards: Shards | None = None, stale_after: float = 300.0
-    ) -> list[OutboxRow]:
-        """Take the due deliveries, oldest first, so one worker sends each: a row is skipped while an
-        earlier row of its game still waits (a retry's backoff) or is being sent, so a game's deliveries
-        keep their order (an edit needs the post before it). Repaints wait at the end of a game's queue
-        and hold nothing up.
-
-        Claims are released by `outbox_done`/`outbox_retry`; one older than `stale_after` (its worker
-        died, or lost its database mid-send) is taken again, and a restarted process takes back its own
-        at once (`release_outbox_claims`)."""
-        stale = now - stale_after
-        blocked = (
-            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.game_id = o.game_id AND p.status = 'pending'"
-            " AND p.id < o.id AND p.kind != 'repaint' AND (p.due_at > ? OR p.claimed_at >= ?))"
-        )
-        select = (
-            "SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.due_at <= ?"
-            " AND (o.claimed_at IS NULL OR o.claimed_at < ?)"
-            + blocked
-            + _games_on(shards, "o.game_id")
-            + " ORDER BY o.id LIMIT ?"
-        )
-        params = (float(now), float(stale), float(now), float(stale), limit)
-        async with self._db.transaction() as tx:
-            if self._db.dialect == POSTGRESQL:
-                rows = await tx.fetchall(
-                    "UPDATE outbox SET claimed_at = ? WHERE id IN (" + select + " FOR UPDATE SKIP LOCKED)"
-                    " RETURNING *",
-                    (float(now), *params),
-                )
-            else:
-                ids = [row[0] for row in await tx.fetchall(select, params)]
-                rows = []
-                for row_id in ids:
-                    row = await tx.fetchone(
-                        "UPDATE outbox SET claimed_at = ? WHERE id = ? RETURNING *", (now, row_id)
-                    )
-                    if row is not None:
-                        rows.append(row)
-        return sorted((_outbox_row(row) for row in rows), key=lambda row: row.id)
-
-    async def outbox_done(
-        self, row_id: int, *, status: str = "sent", message_id: int | None = None, reason: str | None = None
-    ) -> None:
-        await self._db.execute(
-            "UPDATE outbox SET status = ?, message_id = COALESCE(?, message_id), reason = ?, claimed_at = NULL,"
-            " attempts = attempts + 1, sent_at = ?, picture = NULL WHERE id = ?",
-            (status, message_id, reason, datetime.now(UTC).timestamp(), row_id),
-        )
-
-    async def outbox_retry(self, row_id: int, due_at: float, reason: str) -> None:
-        await self._db.execute(
-            "UPDATE outbox SET due_at = ?, attempts = attempts + 1, reason = ?, claimed_at = NULL WHERE id = ?",
-            (float(due_at), reason, row_id),
-        )
-
-    async def release_outbox(self, row_ids: Iterable[int]) -> None:
-        """Hand claimed rows back untouched (a worker stopping, or a game's queue stopped by a retry)."""
-        for row_id in row_ids:
-            await self._db.execute(
-                "UPDATE outbox SET claimed_at = NULL WHERE id = ? AND status = 'pending'", (row_id,)
-            )
-
-    async def release_outbox_claims(self, *, shards: Shards | None = None) -> int:
-        """At start-up: the rows a dead process held are this process's to deliver (its shards' games
-        belong to it alone). Nonces make a post that did reach Discord come back as the same message."""
-        return await self._db.execute(
-            "UPDATE outbox SET claimed_at = NULL WHERE status = 'pending' AND claimed_at IS NOT NULL"
-            + _games_on(shards, "game_id")
-        )
-
-    async def next_outbox_due(self, *, shards: Shards | None = None) -> float | None:
-        row = await self._db.fetchone(
-            "SELECT MIN(due_at) FROM outbox WHERE status = 'pending' AND claimed_at IS NULL"
-            + _games_on(shards, "game_id")
-        )
-        return row[0] if row else None
-
-    async def live_message(self, game_id: int, before: int) -> tuple[int, int] | None:
-        """(channel, message) of the turn post that rows of the game before `before` left live."""
-        row = await self._db.fetchone(
-            "SELECT target, message_id FROM outbox WHERE game_id = ? AND id < ? AND message_id IS NOT NULL"
-            " AND kind IN ('post', 'edit', 'repaint') ORDER BY id DESC LIMIT 1",
-            (game_id, before),
-        )
-        return (row[0], row[1]) if row else None
-
-    async def outbox(self, game_id: int) -> list[OutboxRow]:
-        rows = await self._db.fetchall("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
-        return [_outbox_row(row) for row in rows]
-
-    async def set_channel_lost(self, game_id: int, reason: str | None) -> bool:
-        """Record (or clear, with None) why the game's channel cannot be posted in; True if it changed."""
-        changed = await self._db.execute(
-            "UPDATE games SET channel_lost = ? WHERE id = ? AND COALESCE(channel_lost, '') != COALESCE(?, '')",
-            (reason, game_id, reason),
-        )
-        return changed == 1
-
-    # ---- copying between databases (`python -m bot migrate`) --------------------------------
-    async def tables(self) -> dict[str, list[str]]:
-        """The tables a copy carries, with their columns: all but the migrations' own bookkeeping."""
-        return {
-            name: columns for name, columns in (await self._db.columns()).items() if name != "schema_version"
-        }
-
-    async def game_ids(self) -> list[int]:
-        return [int(row[0]) for row in await self._db.fetchall("SELECT id FROM games ORDER BY id")]
-
-    async def export_rows(
-        self, table: str, columns: list[str], game_ids: list[int] | None = None
-    ) -> list[tuple]:
-        """Rows of `table` (only those of `game_ids` when given) as tuples in `columns`' order."""
-        listed = ", ".join(f'"{column}"' for column in columns)
-        if game_ids is None:
-            rows = await self._db.fetchall(f'SELECT {listed} FROM "{table}"')
-        else:
-            key = "id" if table == "games" else "game_id"
-            marks = ",".join("?" for _ in game_ids)
-            rows = await self._db.fetchall(
-                f'SELECT {listed} FROM "{table}" WHERE {key} IN ({marks})', tuple(game_ids)
-            )
-        return [tuple(row) for row in rows]
-
-    async def import_rows(self, batch: list[tuple[str, list[str], list[tuple]]]) -> None:
-        """Insert rows as they are (ids included), in one transaction, parents before children."""
-        async with self._db.transaction() as tx:
-            for table, columns, rows in batch:
-                if rows:
-                    listed = ", ".join(f'"{column}"' for column in columns)
-                    marks = ", ".join("?" for _ in columns)
-                    await tx.executemany(f'INSERT INTO "{table}" ({listed}) VALUES ({marks})', rows)
-            if self._db.dialect == POSTGRESQL:
-                # Copied ids were given explicitly: move the id sequence past them for new games.
-                for table in ("games", "outbox"):
-                    await tx.execute(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                        f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
-                    )
-
-
-async def _plan_timers(tx: Any, game_id: int, timers: Iterable[TimerPlan], clear: Iterable[int]) -> None:
-    """Inside the move's transaction, so a committed move always has its reminders and deadlines."""
-    for seat in clear:
-        await tx.execute("DELETE FROM timers WHERE game_id = ? AND seat = ?", (game_id, seat))
-    for seat, kind, due_at in timers:
-        await tx.execute(
-            "INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at, count = 0,"
-            " claimed_at = NULL",
-            (game_id, seat, kind, float(due_at)),
-        )
-
-
-async def _enqueue(
-    tx: Any, game_id: int, version: int, deliveries: Iterable[Delivery], created_at: str
-) -> None:
-    """Inside the transaction that owes them. A new post or edit makes a pending repaint of the live
-    post needless (the post carries a newer picture, the edit a newer repaint)."""
-    deliveries = list(deliveries)
-    if any(d.kind in ("post", "edit") for d in deliveries):
-        await tx.execute(
-            "UPDATE outbox SET status = 'superseded', picture = NULL WHERE game_id = ? AND kind = 'repaint'"
-            " AND status = 'pending' AND claimed_at IS NULL",
-            (game_id,),
-        )
-    for delivery in deliveries:
-        payload = dict(delivery.payload)
-        view = payload.pop("view", None)
-        await tx.execute(
-            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, due_at, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                version,
-                delivery.kind,
-                delivery.target,
-                json.dumps(payload),
-                json.dumps(view) if view is not None else None,
-                float(delivery.due_at),
-                created_at,
-            ),
-        )
-
-
-def _outbox_row(row: Row) -> OutboxRow:
-    data = dict(row)
-    data["payload"] = json.loads(data["payload"])
-    if data.get("picture"):
-        data["payload"]["view"] = json.loads(data["picture"])
-    return OutboxRow(**{key: data[key] for key in OutboxRow.model_fields if key in data})
-
 
 def _game(row: Row) -> GameRecord:
     data = dict(row)
     data["options"] = json.loads(data["options"])
     data["table_settings"] = json.loads(data.get("table_settings") or "{}")
     return GameRecord(**data)
-
-
-def _games_on(shards: Shards | None, game_id_column: str) -> str:
-    """An extra " AND ..." keeping rows whose game's guild is on `shards` ("" keeps every row).
-
-    The shard is Discord's `(guild_id >> 22) % shard_count`; a game without a guild is shard 0's. The
-    numbers are validated integers, written into the SQL so the clause needs no parameters (and it
-    reads the same on SQLite and PostgreSQL).
-    """
-    if shards is None or shards.owns_all:
-        return ""
-    ids = ", ".join(str(int(shard)) for shard in shards.ids)
-    return (
-        f" AND {game_id_column} IN (SELECT id FROM games"
-        f" WHERE ((COALESCE(guild_id, 0) >> 22) % {int(shards.count)}) IN ({ids}))"
-    )

@@ -146,10 +146,11 @@ async def test_the_kept_turn_keys_plan_as_the_full_replay(tmp_path, monkeypatch)
     import random
 
     from bot.app import service as service_module
+    from bot.app import undo_requests
     from bot.app.service import GameService
     from bot.storage.store import GameStatus, Store
 
-    monkeypatch.setattr(service_module, "TURN_WINDOW", 3)
+    monkeypatch.setattr(undo_requests, "TURN_WINDOW", 3)
     store = await Store.open(f"sqlite:///{tmp_path / 'games.db'}")
     service = GameService(store)
 

@@ -1,0 +1,161 @@
+"""What every part of the game service stands on: the store, the clock, the lock map and the cache of
+parsed states; the lookups (which game, which seat, its state, view and choices) and the store's
+answers the Discord layer reads as they are.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from bot.app.clock import Clock
+from bot.app.locks import KeyedLocks
+from bot.app.refusals import UserError
+from bot.storage.store import GameRecord, GameStatus, SeatRecord, Store, TimerPlan
+from rules import registry
+from rules.core import Choice, Game, Seat, View
+
+
+class ServiceBase:
+    """The state every part of `GameService` shares, and the reads they all use."""
+
+    def __init__(self, store: Store, *, clock: Clock | None = None, cache_size: int = 2048) -> None:
+        self.store = store
+        self.clock = clock or Clock()
+        self.locks = KeyedLocks()
+        """The bot's one lock map: a game's state is read and written under ("game", id)."""
+        self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        self._cache_size = cache_size
+        self._turn_logs: OrderedDict[int, Any] = OrderedDict()
+        """The undo planner's kept turn keys per game (`bot.app.undo_requests.TurnLog`)."""
+        #: Called after this process stored new timers, which may be due before the scheduler's next look.
+        self.on_timers: Callable[[], None] | None = None
+        #: Called after this process wrote outbox rows, so the delivery worker sends them at once.
+        self.on_outbox: Callable[[], None] | None = None
+
+    # ---- lookups -------------------------------------------------------------------------
+    @staticmethod
+    def rules_for(kind: str) -> Game:
+        try:
+            return registry.get(kind)
+        except KeyError:
+            names = ", ".join(game.info.id for game in registry.all_games()) or "none yet"
+            raise UserError(f"There is no game called {kind[:40]!r}. Games: {names}.") from None
+
+    async def open_game(self, channel_id: int) -> GameRecord:
+        game = await self.store.open_game_in(channel_id)
+        if game is None:
+            raise UserError("There is no game in this channel. Start one with `/game new`.")
+        return game
+
+    async def active_game(self, channel_id: int) -> GameRecord:
+        game = await self.open_game(channel_id)
+        if game.status == GameStatus.LOBBY:
+            raise UserError("The game has not started yet. The host starts it with `/game start`.")
+        return game
+
+    async def seat_of(self, game: GameRecord, user_id: int) -> SeatRecord | None:
+        return next((seat for seat in await self.store.seats(game.id) if seat.user_id == user_id), None)
+
+    async def require_seat(self, game: GameRecord, user_id: int) -> SeatRecord:
+        seat = await self.seat_of(game, user_id)
+        if seat is None:
+            raise UserError("You are not playing in this game. You can follow it with `/board` and `/log`.")
+        return seat
+
+    async def state(self, game: GameRecord) -> Any:
+        """The snapshot at the game's version, parsed once and cached while it is current."""
+        cached = self._states.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            self._states.move_to_end(game.id)
+            return cached[1]
+        if game.state is None:
+            raise UserError("The game has not started yet.")
+        state = self.rules_for(game.kind).load_state(game.state)
+        self._remember(game.id, game.version, state)
+        return state
+
+    def _remember(self, game_id: int, version: int, state: Any) -> None:
+        self._states[game_id] = (version, state)
+        self._states.move_to_end(game_id)
+        while len(self._states) > self._cache_size:
+            self._states.popitem(last=False)
+
+    async def view(self, game: GameRecord, seat: Seat | None) -> View:
+        return self.rules_for(game.kind).view(await self.state(game), seat)
+
+    async def choices(self, game: GameRecord, seat: Seat) -> list[Choice]:
+        return self.rules_for(game.kind).legal_actions(await self.state(game), seat)
+
+    async def to_act(self, game: GameRecord) -> set[Seat]:
+        return self.rules_for(game.kind).to_act(await self.state(game))
+
+    # ---- what the Discord layer reads and remembers ------------------------------------------------
+    # The cogs and components talk to the service only; these are the store's answers they need as
+    # they are, so the store stays a detail of this layer (its queries can change under them).
+    async def game(self, game_id: int) -> GameRecord | None:
+        return await self.store.game(game_id)
+
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        return await self.store.seats(game_id)
+
+    async def open_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's lobby or game in progress, if any."""
+        return await self.store.open_game_in(channel_id)
+
+    async def latest_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's newest game, finished or not, if any."""
+        return await self.store.latest_game_in(channel_id)
+
+    async def list_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, user_id: int | None = None
+    ) -> list[GameRecord]:
+        return await self.store.list_games(channel_id=channel_id, guild_id=guild_id, user_id=user_id)
+
+    async def set_follower(self, game_id: int, user_id: int, mode: str | None) -> None:
+        await self.store.set_follower(game_id, user_id, mode)
+
+    async def set_player(
+        self, user_id: int, quiet_start: int | None, quiet_end: int | None, offset: int
+    ) -> None:
+        """A player's quiet hours and time zone offset (minutes from UTC)."""
+        await self.store.set_player(user_id, quiet_start, quiet_end, offset)
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self.store.set_guild_settings(guild_id, settings)
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int, int] | None:
+        """(channel, message, version) of the game's remembered message of `kind` (lobby, turn, thread)."""
+        return await self.store.message(game_id, kind)
+
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, version: int
+    ) -> None:
+        await self.store.remember_message(game_id, kind, channel_id, message_id, version)
+
+    async def set_seat_flag(self, game_id: int, seat: int, flag: str, value: bool) -> bool:
+        """Set a seat's `vacation` or `dropped` flag; False when it already had that value."""
+        return await self.store.set_seat_flag(game_id, seat, flag, value)
+
+    # ---- shared by the parts ---------------------------------------------------------------------
+    def _lock(self, game_id: int):  # noqa: ANN202 - an async context manager
+        return self.locks.hold(("game", game_id))
+
+    async def _playing(self, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
+        game = await self.store.game(game_id)
+        if game is None or game.status == GameStatus.ABANDONED:
+            raise UserError("That game no longer exists.")
+        if game.status == GameStatus.FINISHED:
+            raise UserError("That game is over.")
+        if game.status == GameStatus.LOBBY:
+            raise UserError("The game has not started yet.")
+        return game, await self.store.seats(game.id)
+
+    def _timers_planned(self, plans: list[TimerPlan]) -> None:
+        if plans and self.on_timers is not None:
+            self.on_timers()
+
+    def _outbox_written(self) -> None:
+        if self.on_outbox is not None:
+            self.on_outbox()

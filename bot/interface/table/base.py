@@ -1,0 +1,238 @@
+"""What every part of the table stands on: the bot and the service, background work, the computer seats'
+moves, the lookups that refuse a game no longer played, and the small builders of messages and buttons
+the parts share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+import unicodedata
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.app.announcer import picture_alt
+from bot.app.refusals import UserError
+from bot.app.service import GameService, Move
+from bot.app.text import clip, escape_text
+from bot.interface.components import GameButton, choice_menu
+from bot.interface.pictures import Painter
+from bot.interface.ports import Host
+from bot.interface.reply import Reply
+from bot.interface.trading import TradeDesk, trade_button
+from bot.storage.store import Delivery, GameRecord, GameStatus
+from rules.core import Choice, Event, Game, Seat, View
+from rules.policy import policy_for
+
+log = logging.getLogger(__name__)
+
+
+MAX_CONTENT = 1900
+
+
+class TableBase:
+    """The state the parts of `Table` share, and the helpers they all use."""
+
+    def __init__(self, bot: Host, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        self._background: set[asyncio.Task[Any]] = set()
+        self.painter = Painter(bot.settings.render_processes)
+        self.trades = TradeDesk(self)
+
+    # ---- running handlers ----------------------------------------------------------------
+    async def guarded(
+        self,
+        interaction: discord.Interaction,
+        work: Callable[[Reply], Awaitable[None]],
+        *,
+        update: bool = False,
+    ) -> None:
+        """Run a component's `work` with a Reply: the same error path as every command."""
+        async with Reply(interaction, update=update) as reply:
+            await work(reply)
+
+    def spawn(self, coroutine: Awaitable[Any], name: str) -> None:
+        """Background work (posting, DMs) that must not hold up the interaction's answer."""
+        task = asyncio.ensure_future(coroutine)
+        task.set_name(name)
+        self._background.add(task)
+        task.add_done_callback(self._finished_background)
+
+    def _finished_background(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+    async def drain(self) -> None:
+        """Wait for the background work and for the outbox to be delivered (used before shutdown, by
+        the local console and the tests)."""
+        while True:
+            while self._background:
+                await asyncio.gather(*list(self._background), return_exceptions=True)
+            courier = getattr(self.bot, "courier", None)
+            if courier is not None:
+                await courier.idle()
+            if not self._background:
+                return
+
+    # ---- computer seats ----------------------------------------------------------------------
+    async def drive_ai(self, game_id: int, *, limit: int = 400) -> int:
+        """Play every move owed by computer seats (AI seats, autopiloted dropped seats). Each is
+        announced like anyone's move: a run of computer moves edits the live post, and the next person
+        to act gets the new post with all of their lines. Returns how many moves were made."""
+        moves: list[Move] = []
+        for _ in range(limit):
+            game = await self.service.game(game_id)
+            if game is None or game.status != GameStatus.ACTIVE:
+                break
+            seats = await self.service.seats(game_id)
+            if not any(seat.user_id < 0 or seat.dropped for seat in seats):
+                break  # a table of people only: nothing to play (the common case, kept cheap)
+            clock = await self.service.table_settings(game)
+            state = await self.service.state(game)
+            rules = self.service.rules_for(game.kind)
+            automated = [
+                seat
+                for seat in sorted(rules.to_act(state))
+                if seats[seat].user_id < 0 or (seats[seat].dropped and clock.on_timeout == "autopilot")
+            ]
+            if not automated:
+                break
+            seat = automated[0]
+            rng = random.Random(f"{game.seed}:{game.version}:{seat}")
+            policy = policy_for(game.kind)
+            choice = await asyncio.to_thread(policy.choose, rules, state, seat, rng, clock.ai_strength)
+            try:
+                moves.append(
+                    await self.service.play_for_seat(game_id, seat, choice.key, expected_version=game.version)
+                )
+            except UserError:
+                break  # a person moved meanwhile: their own post will trigger the next round
+        return len(moves)
+
+    # ---- helpers ------------------------------------------------------------------------------
+    async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:
+        """The view's picture, with alt text from the same view and the move's public lines only."""
+        png = await self.painter.png(view)
+        news = ("Last move: " + " ".join(event.text for event in events)) if events else ""
+        return discord.File(io.BytesIO(png), filename=filename, description=picture_alt(view, news))
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is gone", channel_id)
+                return None
+        return channel  # type: ignore[return-value]
+
+    async def _game(self, game_id: int) -> GameRecord:
+        game = await self.service.game(game_id)
+        if game is None:
+            raise UserError("That game no longer exists.")
+        return game
+
+    async def _started(self, game_id: int) -> GameRecord:
+        game = await self._game(game_id)
+        if game.status in (GameStatus.LOBBY, GameStatus.ABANDONED) or game.state is None:
+            raise UserError("That game is not being played.")
+        return game
+
+    async def active(self, game_id: int) -> GameRecord:
+        game = await self._started(game_id)
+        if game.status != GameStatus.ACTIVE:
+            raise UserError("That game is over. `/board` shows the final position.")
+        return game
+
+    async def _waiting_names(self, game: GameRecord) -> str:
+        seats = await self.service.seats(game.id)
+        return ", ".join(escape_text(seats[seat].name) for seat in sorted(await self.service.to_act(game)))
+
+    async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str:
+        guild = interaction.guild
+        member = guild.get_member(user_id) if guild else None
+        if member is not None:
+            return display_name(member)
+        try:
+            return display_name(await self.bot.fetch_user(user_id))
+        except discord.HTTPException:
+            return f"player {user_id}"
+
+    async def _stale(self, reply: Reply, game_id: int, message: str) -> None:
+        game = await self._game(game_id)
+        seat = await self.service.seat_of(game, reply.interaction.user.id)
+        if seat is None or game.status != GameStatus.ACTIVE:
+            raise UserError(message)
+        choices = await self.service.choices(game, seat.seat)
+        view = choice_menu(game.id, choices)
+        headline = (await self.service.view(game, None)).headline
+        text = f"⚠️ {message}\n{headline}"
+        if choices:
+            text += "\n**Your choices now:**"
+        await reply.send(clip_content(text), view=view if choices else None)
+
+
+def display_name(user: discord.abc.User) -> str:
+    """A player's name as the log shows it: their display name on one line, without control
+    characters, cut to a sane length (the rules core and the pictures get it as it is here)."""
+    raw = getattr(user, "display_name", None) or user.name
+    cleaned = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in raw)
+    return clip_content(" ".join(cleaned.split()) or "player", 40)
+
+
+def channel_notice(game: GameRecord, text: str, *, ping: list[int] = ()) -> Delivery:  # type: ignore[assignment]
+    """A plain line in the game's channel, delivered through the outbox; only `ping` is pinged."""
+    return Delivery(
+        kind="notice",
+        target=game.channel_id,
+        payload={"content": clip_content(text), "ping": list(ping)},
+        due_at=0.0,
+    )
+
+
+def vote_buttons(game_id: int, key: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        GameButton(game_id, "yes", menu="0", key=key, label="Approve", style=discord.ButtonStyle.success)
+    )
+    view.add_item(
+        GameButton(game_id, "no", menu="0", key=key, label="Refuse", style=discord.ButtonStyle.danger)
+    )
+    return view
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and (permissions.manage_channels or permissions.administrator))
+
+
+def event_line(event: Event, seat: Seat) -> str:
+    return event.private.get(seat, event.text)
+
+
+def option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def seat_menu(game_id: int, rules: Game, state: Any, seat: Seat, choices: list[Choice]) -> discord.ui.View:
+    """A seat's choices as components, plus the trade composer's button when the seat may propose."""
+    view = choice_menu(game_id, choices)
+    if rules.trade_form(state, seat) is not None:
+        view.add_item(trade_button(game_id))
+    return view
+
+
+def clip_content(text: str, limit: int = MAX_CONTENT) -> str:
+    return clip(text, limit)
+
+
+async def unknown_button(reply: Reply) -> None:
+    raise UserError("That button is from an older version of the bot; use `/play` instead.")
