@@ -32,12 +32,13 @@ from bench import (
     render_speed,
     rules_speed,
     scale,
+    search,
     strategies,
 )
 from bench.machine import describe
 
 SECTIONS = ("rules", "render", "sqlite", "latency", "memory", "scale", "strategies")
-OPTIONAL = ("policies", "posts")
+OPTIONAL = ("policies", "posts", "search")
 
 
 def main() -> None:
@@ -124,6 +125,16 @@ def main() -> None:
         help="posts: after each round, wait until the bot made no request for S seconds (default 0.15)",
     )
     parser.add_argument(
+        "--search-games",
+        type=int,
+        default=200,
+        metavar="N",
+        help="search: games per table size (default 200)",
+    )
+    parser.add_argument(
+        "--search-strength", type=int, default=3, choices=(1, 2, 3), help="search: ai_strength (default 3)"
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="small sizes (5 games, 20 channels, 1000/100 stored): a smoke run",
@@ -181,6 +192,10 @@ def main() -> None:
         strategies.run(args.strategy_games)
     if "policies" in sections or args.policies:
         policies.run(args.policies or 200, only=args.game)
+    if "search" in sections:
+        search.decision_times(1)
+        search.decision_times(3)
+        search.run(args.search_games, only=args.game, strength=args.search_strength)
     if "posts" in sections:
         posts.run(
             checkouts,

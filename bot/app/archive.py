@@ -1,0 +1,164 @@
+"""Saved games: the versioned JSON file `/game export` attaches and `/game import` reads back.
+
+A game is fully described by its rules, options, seed and effective action log (every game is
+deterministic from those), so that is what the file holds, with the seat names and a hash of the
+position the log leads to. Reading a file replays it through the rules and compares the hash, so a
+file edited by hand, cut short, or written by a version of the rules that plays differently is refused
+before anything is created.
+
+The seed and log reveal every hidden card and bid: who may export what is decided by the caller (the
+service), not here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rules.core import Game, RuleError
+
+FORMAT = "ironhost-game"
+VERSION = 1
+MAX_BYTES = 2_000_000
+"""A 4-player City of Iron log is about 60 kB; anything near this is not one of our files."""
+
+
+class ArchiveError(ValueError):
+    """Why a file cannot be imported, in one sentence a player can act on."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ArchivedSeat(_Strict):
+    name: str = Field(min_length=1, max_length=100)
+    computer: bool = False
+
+
+class ArchivedMove(_Strict):
+    seat: int = Field(ge=0)
+    action: Any
+
+
+class Archive(_Strict):
+    """Version 1 of the saved-game file. New fields get a new version; old versions stay readable."""
+
+    format: Literal["ironhost-game"]
+    version: Literal[1]
+    game: str
+    game_name: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[ArchivedSeat] = Field(min_length=1, max_length=8)
+    moves: list[ArchivedMove]
+    position: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
+    finished: bool
+    exported_at: str = ""
+    source: str = ""
+    """Where it came from, for people (e.g. "game #12 in #boardgames"); never read back."""
+
+
+def position_hash(rules: Game, state: Any) -> str:
+    """A fingerprint of a position: the rules' own serialisation, hashed."""
+    return "sha256:" + hashlib.sha256(rules.dump_state(state).encode("utf-8")).hexdigest()
+
+
+def export(
+    rules: Game,
+    *,
+    options: dict[str, Any],
+    seed: int,
+    seats: Sequence[ArchivedSeat],
+    moves: Sequence[tuple[int, Any]],
+    state: Any,
+    exported_at: str = "",
+    source: str = "",
+) -> bytes:
+    """The file for a game whose effective log is `moves` and current position `state`."""
+    archive = Archive(
+        format=FORMAT,
+        version=VERSION,
+        game=rules.info.id,
+        game_name=rules.info.name,
+        options=options,
+        seed=seed,
+        seats=list(seats),
+        moves=[ArchivedMove(seat=seat, action=action) for seat, action in moves],
+        position=position_hash(rules, state),
+        finished=rules.result(state) is not None,
+        exported_at=exported_at,
+        source=source,
+    )
+    return (json.dumps(archive.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def read(raw: bytes, rules_for: Callable[[str], Game | None]) -> tuple[Archive, Game]:
+    """The archive in `raw` and its rules; ArchiveError with the reason when it is not one we can open."""
+    if len(raw) > MAX_BYTES:
+        raise ArchiveError(f"That file is {len(raw) // 1000} kB; a saved game is far smaller.")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ArchiveError("That file is not a saved game: it is not JSON text.") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ArchiveError("That file is not an Ironhost saved game (use a file from `/game export`).")
+    if data.get("version") != VERSION:
+        raise ArchiveError(
+            f"That saved game is format version {data.get('version')!r}; this bot reads version {VERSION}."
+        )
+    try:
+        archive = Archive.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "file"
+        raise ArchiveError(f"That saved game is damaged: {where}: {first['msg']}.") from None
+    rules = rules_for(archive.game)
+    if rules is None:
+        raise ArchiveError(f"That saved game is of {archive.game_name!r}, which this bot does not host.")
+    if not rules.info.min_players <= len(archive.seats) <= rules.info.max_players:
+        raise ArchiveError(
+            f"That saved game has {len(archive.seats)} seats; {rules.info.name} seats "
+            f"{rules.info.min_players} to {rules.info.max_players}."
+        )
+    return archive, rules
+
+
+def replay(rules: Game, archive: Archive, names: Sequence[str] | None = None) -> list[Any]:
+    """Every state of the saved game from its seed and moves, checked against its hash.
+
+    The hash is checked with the file's own seat names; `names` (the people now taking the seats) then
+    replace them, replaying again, since names appear only in the game's words, never in its play."""
+    try:
+        options = archive.options
+        states = _states(rules, [seat.name for seat in archive.seats], options, archive)
+    except RuleError as error:
+        raise ArchiveError(f"That saved game does not replay here: {error}") from None
+    except (ValueError, TypeError, KeyError) as error:
+        raise ArchiveError(f"That saved game does not replay here ({type(error).__name__}).") from None
+    if position_hash(rules, states[-1]) != archive.position:
+        raise ArchiveError(
+            "That saved game replays to a different position than it was saved at: the file was changed, "
+            "or the game's rules have changed since."
+        )
+    if names is not None and list(names) != [seat.name for seat in archive.seats]:
+        states = _states(rules, list(names), options, archive)
+    return states
+
+
+def _states(rules: Game, names: list[str], options: dict[str, Any], archive: Archive) -> list[Any]:
+    states = [rules.setup(names, options, archive.seed)]
+    for number, move in enumerate(archive.moves, start=1):
+        if move.seat >= len(names):
+            raise RuleError(f"move {number} is by seat {move.seat + 1}, which the game does not have")
+        if move.seat not in rules.to_act(states[-1]):
+            raise RuleError(f"move {number} is by seat {move.seat + 1}, whose turn it was not")
+        try:
+            states.append(rules.apply(states[-1], move.seat, move.action).state)
+        except RuleError as error:
+            raise RuleError(f"move {number} is refused ({error})") from None
+    return states

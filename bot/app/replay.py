@@ -1,0 +1,42 @@
+"""Which boards a replay shows and what each caption says: one frame per handoff.
+
+A handoff is a move after which someone else is to act (or the game is over): the moment a spectator
+would have seen a new turn post. The first frame is the start; each later one says what happened since
+the previous frame, in the public words of the log, so a replay reads like the channel did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.core import Game, View
+
+CAPTION_CHARS = 220
+
+
+def frames(
+    rules: Game, states: Sequence[Any], events: Sequence[Sequence[str]]
+) -> tuple[list[View], list[str]]:
+    """The public views to draw and their captions. `states[i + 1]` follows the move whose public event
+    texts are `events[i]`."""
+    total = len(states) - 1
+    views = [rules.view(states[0], None)]
+    captions = [f"{rules.info.name}: the start"]
+    pending: list[str] = []
+    for number in range(1, total + 1):
+        pending.extend(events[number - 1])
+        before, after = states[number - 1], states[number]
+        if number < total and rules.to_act(after) == rules.to_act(before):
+            continue
+        views.append(rules.view(after, None))
+        captions.append(_caption(number, total, pending, finished=rules.result(after) is not None))
+        pending = []
+    return views, captions
+
+
+def _caption(number: int, total: int, texts: Sequence[str], *, finished: bool) -> str:
+    head = f"Move {number}/{total}" + (" · game over" if finished else "")
+    body = " ".join(text.strip() for text in texts if text.strip())
+    caption = f"{head}: {body}" if body else head
+    return caption if len(caption) <= CAPTION_CHARS else caption[: CAPTION_CHARS - 1] + "…"

@@ -1,0 +1,44 @@
+"""The information-set search (issue 21) on every game through the contract: it only ever plays legal
+moves, it is deterministic from its rng, and its budget grows with the strength."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.search import BUDGETS, SearchPolicy, determinizer_for
+from tests.support.playouts import offered_games, positions
+
+
+@pytest.mark.parametrize("game", offered_games(), ids=lambda g: g.info.id)
+def test_the_search_picks_a_legal_move_the_same_way_twice(game):
+    policy = SearchPolicy(budgets={1: 12, 2: 12, 3: 12})
+    checked = 0
+    for position in positions(game, game.info.min_players if game.info.min_players > 1 else 2, 7, every=30):
+        if position.finished:
+            continue
+        seat = min(game.to_act(position.state))
+        legal = {choice.key for choice in game.legal_actions(position.state, seat)}
+        first = policy.choose(game, position.state, seat, random.Random(5), 1)
+        again = policy.choose(game, position.state, seat, random.Random(5), 1)
+        assert first.key in legal and again.key == first.key
+        checked += 1
+        if checked == 3:
+            break
+    assert checked
+
+
+@pytest.mark.parametrize("game", offered_games(), ids=lambda g: g.info.id)
+def test_a_world_looks_the_same_to_the_deciding_seat(game):
+    """Whatever else a determinizer resamples, the seat's own view of the world is its view of the game."""
+    determinize = determinizer_for(game)
+    for position in list(positions(game, game.info.max_players, 3, every=40))[:4]:
+        for seat in range(len(position.state.players)):
+            world = determinize(position.state, seat, random.Random(seat))
+            assert world is not position.state
+            assert game.view(world, seat) == game.view(position.state, seat)
+
+
+def test_stronger_means_more_thinking():
+    assert BUDGETS[1] < BUDGETS[2] < BUDGETS[3]
