@@ -444,6 +444,27 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         )
         return [_game(row) for row in rows]
 
+    async def finished_with_seats(
+        self, kind: str, *, guild_id: int | None = None
+    ) -> list[tuple[GameRecord, list[SeatRecord]]]:
+        """Every finished game of `kind` (on one server, or everywhere) with its seats, in two queries:
+        the ratings are recomputed from these on every ask."""
+        clause, params = "g.kind = ? AND g.status = 'finished' AND g.result IS NOT NULL", [kind]
+        if guild_id is not None:
+            clause += " AND g.guild_id = ?"
+            params.append(guild_id)
+        games = [
+            _game(row) for row in await self._db.fetchall(f"SELECT g.* FROM games g WHERE {clause}", params)
+        ]
+        rows = await self._db.fetchall(
+            f"SELECT s.* FROM seats s JOIN games g ON g.id = s.game_id WHERE {clause} ORDER BY s.game_id, s.seat",
+            params,
+        )
+        seats: dict[int, list[SeatRecord]] = {}
+        for row in rows:
+            seats.setdefault(row["game_id"], []).append(SeatRecord(**dict(row)))
+        return [(game, seats.get(game.id, [])) for game in games]
+
     # ---- messages, votes, settings ----------------------------------------------------------
     async def remember_message(
         self, game_id: int, kind: str, channel_id: int, message_id: int, version: int
