@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from bot.app.lobby import LobbyActions, Started
+from bot.app.imports import Imports
+from bot.app.lobby import Started
 from bot.app.moves import Move, MoveActions, menu_digest
 from bot.app.refusals import Refusal, UserError
 from bot.app.saves import Saves
@@ -33,10 +34,11 @@ __all__ = [
 ]
 
 
-class GameService(LobbyActions, UndoRequests, Substitutes, Standings, Saves):
+class GameService(Imports, UndoRequests, Substitutes, Standings, Saves):
     """The one service of the bot, in parts by role (each a module of `bot.app`): `base` (lookups, the
     state cache, locks), `table_clock` (settings and timers), `moves` (apply and commit), `lobby`,
-    `history` (the log's reads), `undo_requests` and `substitutes`.
+    `history` (the log's reads), `undo_requests`, `substitutes`, `standings` (ratings), `saves` (export
+    and replay) and `imports` (a lobby from a saved game).
 
     Per-process locks serialise moves on one game; the store's version check covers other processes."""
 

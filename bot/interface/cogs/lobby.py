@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import archive
 from bot.app.refusals import UserError
 from bot.app.service import parse_options
 from bot.app.text import escape_text
@@ -301,6 +302,43 @@ class Lobby(
             await reply.send(
                 f"🎞️ {name}, game #{game.id}: the public board turn by turn.", file=file, ephemeral=False
             )
+
+    @app_commands.command(
+        name="import", description="Open a lobby from a saved game (a file from /game export)"
+    )
+    @app_commands.describe(file="The .json file `/game export` gave")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        async with Reply(interaction) as reply:
+            if file.size > archive.MAX_BYTES:
+                raise UserError(f"That file is {file.size // 1000} kB; a saved game is far smaller.")
+            record, _ = await self.bot.service.import_game(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                user_id=interaction.user.id,
+                name=display_name(interaction.user),
+                raw=await file.read(),
+            )
+            await self.table.post_lobby(reply, record)
+
+    @app_commands.command(
+        name="seat", description="In a lobby from a saved game: who takes which saved seat (host)"
+    )
+    @app_commands.describe(
+        player="Someone who joined", saved_seat="The seat's number in the file, as the lobby lists"
+    )
+    async def seat(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        saved_seat: app_commands.Range[int, 1, 8],
+    ) -> None:
+        async with Reply(interaction) as reply:
+            who, seat = await self.bot.service.place(
+                interaction.channel_id, interaction.user.id, player.id, saved_seat
+            )
+            await reply.send(f"🪑 {escape_text(who)} will play {escape_text(seat)}'s seat.", ephemeral=False)
+            game = await self.bot.service.open_game(interaction.channel_id)
+            await self.table.refresh_lobby(game.id)
 
     @app_commands.command(name="list", description="Games of this channel, this server, or yours")
     @app_commands.describe(scope="channel, server or mine")
