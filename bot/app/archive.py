@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rules.core import Game, RuleError
+from rules.core import Event, Game, RuleError
 
 FORMAT = "ironhost-game"
 VERSION = 1
@@ -129,13 +129,19 @@ def read(raw: bytes, rules_for: Callable[[str], Game | None]) -> tuple[Archive, 
 
 
 def replay(rules: Game, archive: Archive, names: Sequence[str] | None = None) -> list[Any]:
-    """Every state of the saved game from its seed and moves, checked against its hash.
+    """Every state of the saved game from its seed and moves, checked against its hash (see `replayed`)."""
+    return replayed(rules, archive, names)[0]
+
+
+def replayed(
+    rules: Game, archive: Archive, names: Sequence[str] | None = None
+) -> tuple[list[Any], list[list[Event]]]:
+    """Every state of the saved game and each move's events, checked against the file's hash.
 
     The hash is checked with the file's own seat names; `names` (the people now taking the seats) then
     replace them, replaying again, since names appear only in the game's words, never in its play."""
     try:
-        options = archive.options
-        states = _states(rules, [seat.name for seat in archive.seats], options, archive)
+        states, events = _states(rules, [seat.name for seat in archive.seats], archive.options, archive)
     except RuleError as error:
         raise ArchiveError(f"That saved game does not replay here: {error}") from None
     except (ValueError, TypeError, KeyError) as error:
@@ -146,19 +152,24 @@ def replay(rules: Game, archive: Archive, names: Sequence[str] | None = None) ->
             "or the game's rules have changed since."
         )
     if names is not None and list(names) != [seat.name for seat in archive.seats]:
-        states = _states(rules, list(names), options, archive)
-    return states
+        states, events = _states(rules, list(names), archive.options, archive)
+    return states, events
 
 
-def _states(rules: Game, names: list[str], options: dict[str, Any], archive: Archive) -> list[Any]:
+def _states(
+    rules: Game, names: list[str], options: dict[str, Any], archive: Archive
+) -> tuple[list[Any], list[list[Event]]]:
     states = [rules.setup(names, options, archive.seed)]
+    events: list[list[Event]] = []
     for number, move in enumerate(archive.moves, start=1):
         if move.seat >= len(names):
             raise RuleError(f"move {number} is by seat {move.seat + 1}, which the game does not have")
         if move.seat not in rules.to_act(states[-1]):
             raise RuleError(f"move {number} is by seat {move.seat + 1}, whose turn it was not")
         try:
-            states.append(rules.apply(states[-1], move.seat, move.action).state)
+            applied = rules.apply(states[-1], move.seat, move.action)
         except RuleError as error:
             raise RuleError(f"move {number} is refused ({error})") from None
-    return states
+        states.append(applied.state)
+        events.append(applied.events)
+    return states, events

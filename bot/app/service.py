@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 
-from bot.app.lobby import LobbyActions, Started
+from bot.app.imports import Imports
+from bot.app.lobby import Started
 from bot.app.moves import Move, MoveActions, menu_digest
 from bot.app.refusals import Refusal, UserError
+from bot.app.saves import Saves
+from bot.app.standings import Standings
 from bot.app.substitutes import Substitutes
 from bot.app.undo import UNDO
 from bot.app.undo_requests import UndoRequests
@@ -31,10 +34,11 @@ __all__ = [
 ]
 
 
-class GameService(LobbyActions, UndoRequests, Substitutes):
+class GameService(Imports, UndoRequests, Substitutes, Standings, Saves):
     """The one service of the bot, in parts by role (each a module of `bot.app`): `base` (lookups, the
     state cache, locks), `table_clock` (settings and timers), `moves` (apply and commit), `lobby`,
-    `history` (the log's reads), `undo_requests` and `substitutes`.
+    `history` (the log's reads), `undo_requests`, `substitutes`, `standings` (ratings), `saves` (export
+    and replay) and `imports` (a lobby from a saved game).
 
     Per-process locks serialise moves on one game; the store's version check covers other processes."""
 

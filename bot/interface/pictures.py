@@ -11,6 +11,7 @@ import asyncio
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
+from renderer.animation import replay
 from renderer.registry import render, render_changes, render_overlay
 from rules.core import View
 
@@ -42,6 +43,10 @@ class Painter:
     async def changes(self, old: View, new: View) -> tuple[bytes, list[str]]:
         """`new` with what changed since `old` marked, and the changes in words."""
         return await asyncio.get_running_loop().run_in_executor(self._pool(), render_changes, old, new)
+
+    async def replay(self, views: list[View], captions: list[str]) -> bytes:
+        """A whole game as one animated WebP (seconds of drawing: never on the event loop)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), replay, views, captions)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -444,6 +444,84 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         )
         return [_game(row) for row in rows]
 
+    async def finished_with_seats(
+        self, kind: str, *, guild_id: int | None = None
+    ) -> list[tuple[GameRecord, list[SeatRecord]]]:
+        """Every finished game of `kind` (on one server, or everywhere) with its seats, in two queries:
+        the ratings are recomputed from these on every ask."""
+        clause, params = "g.kind = ? AND g.status = 'finished' AND g.result IS NOT NULL", [kind]
+        if guild_id is not None:
+            clause += " AND g.guild_id = ?"
+            params.append(guild_id)
+        games = [
+            _game(row) for row in await self._db.fetchall(f"SELECT g.* FROM games g WHERE {clause}", params)
+        ]
+        rows = await self._db.fetchall(
+            f"SELECT s.* FROM seats s JOIN games g ON g.id = s.game_id WHERE {clause} ORDER BY s.game_id, s.seat",
+            params,
+        )
+        seats: dict[int, list[SeatRecord]] = {}
+        for row in rows:
+            seats.setdefault(row["game_id"], []).append(SeatRecord(**dict(row)))
+        return [(game, seats.get(game.id, [])) for game in games]
+
+    # ---- imported games ------------------------------------------------------------------
+    async def save_import(self, game_id: int, archive: str) -> None:
+        await self._db.execute("INSERT INTO imports (game_id, archive) VALUES (?, ?)", (game_id, archive))
+
+    async def imported(self, game_id: int) -> tuple[str, dict[int, int]] | None:
+        """The saved-game file a lobby was opened from and its seat map (saved seat -> user), if any."""
+        row = await self._db.fetchone("SELECT archive, seat_map FROM imports WHERE game_id = ?", (game_id,))
+        if row is None:
+            return None
+        return row[0], {int(seat): int(user) for seat, user in json.loads(row[1]).items()}
+
+    async def set_import_map(self, game_id: int, seat_map: dict[int, int]) -> None:
+        await self._db.execute(
+            "UPDATE imports SET seat_map = ? WHERE game_id = ?", (json.dumps(seat_map), game_id)
+        )
+
+    async def start_imported(
+        self,
+        game_id: int,
+        *,
+        seats: list[tuple[int, str]],
+        moves: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+        state: str,
+        timers: Iterable[TimerPlan] = (),
+        outbox: Iterable[Delivery] = (),
+    ) -> bool:
+        """Lobby -> active for an imported game, in one transaction: the seats in the file's order
+        (user id, name), its moves as the log (seat, action, events) and the position they lead to.
+        False if it was not in the lobby any more."""
+        now = self._now()
+        async with self._db.transaction() as tx:
+            locked = await tx.fetchone(
+                "SELECT status FROM games WHERE id = ?" + self._db.for_update, (game_id,)
+            )
+            if locked is None or locked[0] != GameStatus.LOBBY:
+                return False
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for number, (user_id, name) in enumerate(seats):
+                await tx.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                    (game_id, number, user_id, name),
+                )
+            for version, (seat, action, events) in enumerate(moves, start=1):
+                await tx.execute(
+                    "INSERT INTO actions (game_id, version, seat, user_id, action, events, interaction_id,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+                    (game_id, version, seat, seats[seat][0], json.dumps(action), json.dumps(events), now),
+                )
+            await tx.execute(
+                "UPDATE games SET status = 'active', state = ?, version = ?, updated_at = ? WHERE id = ?",
+                (state, len(moves), now, game_id),
+            )
+            await tx.execute("DELETE FROM imports WHERE game_id = ?", (game_id,))
+            await plan_timers_in(tx, game_id, timers, ())
+            await enqueue_in(tx, game_id, len(moves), outbox, now)
+            return True
+
     # ---- messages, votes, settings ----------------------------------------------------------
     async def remember_message(
         self, game_id: int, kind: str, channel_id: int, message_id: int, version: int

@@ -341,6 +341,32 @@ async def test_stats_and_leaderboard_come_from_the_stored_games(tmp_path):
         assert not w.server.errors, w.server.errors
 
 
+async def test_ratings_rank_the_leaderboard_and_show_in_stats(tmp_path):
+    """Issue 21: ratings come from the stored results (openskill), per game, on this server and
+    everywhere; /leaderboard ranks by rating with games played, /stats shows the rating and its trend."""
+    async with world(tmp_path, users=("alice", "bob")) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        for seed in (1, 2, 3):
+            await open_game(w, "table", alice, [bob], seed=seed, options="rounds=1")
+            await play_out(w, "table", [alice, bob], seed=seed)
+        service = w.bot.service
+        standings = await service.ratings("test-highcard")
+        assert set(standings) == {alice.id, bob.id}
+        best, second = await service.leaderboard("test-highcard")
+        assert best.rating >= second.rating and best.played == second.played == 3
+        board = await bob.slash(table, "leaderboard", game="test-highcard")
+        first_line = next(line for line in board.content.splitlines() if line.startswith("1. "))
+        assert first_line == f"1. {best.name}: {best.rating:.1f} · {best.won} won of 3"
+        everywhere = await bob.slash(table, "leaderboard", game="test-highcard", everywhere=True)
+        assert "every server" in everywhere.content and first_line in everywhere.content
+        mine = await alice.slash(table, "stats")
+        mine_standing = standings[alice.id]
+        assert f"rating {mine_standing.rating:.1f} (#" in mine.content and "everywhere (#" in mine.content
+        assert "over the last 2 games" in mine.content
+        assert not w.server.errors, w.server.errors
+
+
 async def test_autopilot_plays_a_dropped_seat_until_a_substitute_takes_it(tmp_path):
     async with world(tmp_path, users=("alice", "bob", "dave")) as w:
         alice, bob, dave = w.users["alice"], w.users["bob"], w.users["dave"]

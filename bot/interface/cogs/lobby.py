@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import archive
 from bot.app.refusals import UserError
 from bot.app.service import parse_options
 from bot.app.text import escape_text
@@ -263,6 +264,81 @@ class Lobby(
             text = await self.bot.service.history_text(game)
             file = discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}-history.txt")
             await reply.send(f"📜 The public log of game #{game.id}.", file=file)
+
+    @app_commands.command(
+        name="export",
+        description="Save a game as a file (anyone once it is over; in play, all players agree)",
+    )
+    @app_commands.describe(game_id="Which of this channel's games (default: the latest)")
+    async def export(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        async with Reply(interaction) as reply:
+            saved = await self.bot.service.export(interaction.channel_id, interaction.user.id, game_id)
+            if saved.data is None:
+                await reply.send(
+                    f"🗳️ {interaction.user.mention} wants to save game #{saved.game.id} as a file (it shows "
+                    f"every hidden card, so only the players get it). Still to agree with `/game export`: "
+                    f"{', '.join(escape_text(name) for name in saved.missing)}.",
+                    ephemeral=False,
+                )
+                return
+            file = discord.File(io.BytesIO(saved.data), filename=saved.filename)
+            await reply.send(
+                f"💾 Game #{saved.game.id}, saved at move {saved.game.version}. `/game import` opens it in any "
+                "channel.",
+                file=file,
+            )
+
+    @app_commands.command(name="replay", description="Watch a game of this channel as one animated picture")
+    @app_commands.describe(game_id="Which of this channel's games (default: the latest)")
+    async def replay(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        async with Reply(interaction) as reply:
+            game, views, captions = await self.bot.service.replay_frames(interaction.channel_id, game_id)
+            if not interaction.response.is_done():  # a picture for the channel: say so while it is drawn
+                await interaction.response.defer(thinking=True)
+            data = await self.table.painter.replay(views, captions)
+            name = self.bot.service.rules_for(game.kind).info.name
+            file = discord.File(io.BytesIO(data), filename=f"game-{game.id}-replay.webp")
+            file.description = f"{name}, game #{game.id}: the public board at each of {len(views)} turns."
+            await reply.send(
+                f"🎞️ {name}, game #{game.id}: the public board turn by turn.", file=file, ephemeral=False
+            )
+
+    @app_commands.command(
+        name="import", description="Open a lobby from a saved game (a file from /game export)"
+    )
+    @app_commands.describe(file="The .json file `/game export` gave")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        async with Reply(interaction) as reply:
+            if file.size > archive.MAX_BYTES:
+                raise UserError(f"That file is {file.size // 1000} kB; a saved game is far smaller.")
+            record, _ = await self.bot.service.import_game(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                user_id=interaction.user.id,
+                name=display_name(interaction.user),
+                raw=await file.read(),
+            )
+            await self.table.post_lobby(reply, record)
+
+    @app_commands.command(
+        name="seat", description="In a lobby from a saved game: who takes which saved seat (host)"
+    )
+    @app_commands.describe(
+        player="Someone who joined", saved_seat="The seat's number in the file, as the lobby lists"
+    )
+    async def seat(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        saved_seat: app_commands.Range[int, 1, 8],
+    ) -> None:
+        async with Reply(interaction) as reply:
+            who, seat = await self.bot.service.place(
+                interaction.channel_id, interaction.user.id, player.id, saved_seat
+            )
+            await reply.send(f"🪑 {escape_text(who)} will play {escape_text(seat)}'s seat.", ephemeral=False)
+            game = await self.bot.service.open_game(interaction.channel_id)
+            await self.table.refresh_lobby(game.id)
 
     @app_commands.command(name="list", description="Games of this channel, this server, or yours")
     @app_commands.describe(scope="channel, server or mine")

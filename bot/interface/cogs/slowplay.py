@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.refusals import UserError
+from bot.app.standings import PlayerRating
 from bot.app.text import escape_text
 from bot.app.timing import (
     TIMEOUT_POLICIES,
@@ -80,46 +81,67 @@ class SlowPlay(commands.Cog):
                 reply, game, last, heading=f"**Since your last turn** ({since})\n{body}"
             )
 
-    @app_commands.command(name="stats", description="Games played and won, per game, and your current streak")
+    @app_commands.command(
+        name="stats", description="Your rating, games played and won per game, and your streak"
+    )
     @app_commands.describe(player="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async with Reply(interaction) as reply:
             who = player or interaction.user
-            stats = await self.bot.service.stats(user_id=who.id)
+            service = self.bot.service
+            stats = await service.stats(user_id=who.id)
             if not stats["per_game"]:
                 await reply.send(f"{who.display_name} has not finished a game yet.")
                 return
+            ratings = {
+                rating.kind: rating
+                for rating in await service.player_ratings(
+                    who.id, sorted(stats["per_game"]), guild_id=interaction.guild_id
+                )
+            }
             lines = [f"📊 **{who.display_name}**"]
             for kind, entry in sorted(stats["per_game"].items()):
-                name = self.bot.service.rules_for(kind).info.name
+                name = service.rules_for(kind).info.name
                 ai = f" ({entry['with_ai']} with AI seats)" if entry["with_ai"] else ""
                 lines.append(f"• {name}: {entry['played']} played, {entry['won']} won{ai}")
+                if kind in ratings:
+                    lines.append(f"  {rating_line(ratings[kind])}")
             lines.append(f"Current winning streak: {stats['streak']}")
-            hours = await self.bot.service.move_times(who.id)
+            hours = await service.move_times(who.id)
             if hours is not None:
                 lines.append(f"Average time to move: {hours:.1f} h")
             await reply.send("\n".join(lines))
 
-    @app_commands.command(name="leaderboard", description="This server's winners, for one game or all")
+    @app_commands.command(name="leaderboard", description="Ratings on this server (or everywhere), per game")
+    @app_commands.describe(game="One game (default: the top of each)", everywhere="Rank across every server")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str | None = None, everywhere: bool = False
+    ) -> None:
         async with Reply(interaction) as reply:
             service = self.bot.service
-            kind = service.rules_for(game).info.id if game else None
-            stats = await service.stats(guild_id=interaction.guild_id, kind=kind)
-            board = sorted(
-                ((p["won"], p["played"], p["name"]) for uid, p in stats["players"].items() if uid > 0),
-                key=lambda row: (-row[0], row[1], row[2]),
-            )
-            if not board:
-                await reply.send("No finished games on this server yet.")
+            kinds = [service.rules_for(game).info.id] if game else [g.info.id for g in registry.all_games()]
+            scope = None if everywhere else interaction.guild_id
+            where = "every server" if everywhere else "this server"
+            sections = []
+            for kind in kinds:
+                board = await service.leaderboard(kind, guild_id=scope)
+                if board:
+                    sections.append((service.rules_for(kind).info.name, board[: 15 if game else 5]))
+            if not sections:
+                await reply.send(
+                    f"No rated games on {where} yet: ratings come from finished games of two or more seats."
+                )
                 return
-            title = service.rules_for(game).info.name if game else "all games"
-            lines = [f"🏆 **Leaderboard — {title}**"]
-            lines += [
-                f"{i}. {escape_text(name)}: {won} won of {played}"
-                for i, (won, played, name) in enumerate(board[:15], 1)
-            ]
+            title = sections[0][0] if game else "all games"
+            lines = [f"🏆 **Leaderboard — {title}** ({where}; rating = skill − 3×uncertainty)"]
+            for name, board in sections:
+                if not game:
+                    lines.append(f"**{name}**")
+                lines += [
+                    f"{i}. {escape_text(s.name)}: {s.rating:.1f} · {s.won} won of {s.played}"
+                    for i, s in enumerate(board, 1)
+                ]
             await reply.send("\n".join(lines))
 
     @leaderboard.autocomplete("game")
@@ -303,3 +325,16 @@ def _describe(settings: GuildSettings) -> str:
 
 async def setup(bot: HostBot) -> None:
     await bot.add_cog(SlowPlay(bot))
+
+
+def rating_line(rating: PlayerRating) -> str:
+    """'rating 4.2 (#2 of 7 here), 3.9 everywhere (#5 of 40) · ▲ 1.2 over the last 5 games ▂▄▆'."""
+    parts = []
+    if rating.here is not None:
+        parts.append(f"rating {rating.here.rating:.1f} (#{rating.rank_here} here)")
+    parts.append(
+        f"{'' if parts else 'rating '}{rating.everywhere.rating:.1f} everywhere "
+        f"(#{rating.rank_everywhere} of {rating.rated_players})"
+    )
+    shown = rating.here or rating.everywhere
+    return ", ".join(parts) + f" · {shown.trend()}"

@@ -36,8 +36,10 @@ class LobbyReplies(TableBase):
         ]
         if options:
             lines.append(f"Options: {options}")
+        saved = await self.service.import_lines(game)
+        lines += saved or []
         lines.append("Press **Join** to take a seat. The host presses **Start** when everyone is in.")
-        return "\n".join(lines), lobby_view(game.id, info.options, game.options)
+        return "\n".join(lines), lobby_view(game.id, [] if saved else info.options, game.options)
 
     async def _lobby_button(self, reply: Reply, game_id: int, verb: str) -> None:
         game = await self._game(game_id)
