@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from rules import words
 from rules.city_of_iron import scoring
-from rules.city_of_iron.cards import CardAction, GameData, game_data
+from rules.city_of_iron.data import CardAction, GameData, game_data
 from rules.city_of_iron.catalogue import entries as catalogue_entries
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import (

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from rules.city_of_iron import scoring
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import CityState, Player
 from rules.core import Model, Seat, View

@@ -6,7 +6,7 @@ import random
 import re
 
 from rules.city_of_iron import GAME
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
 from rules.city_of_iron.scoring import (
     building,
     goods_totals,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.city_of_iron import GAME
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
 from rules.city_of_iron.scoring import goods_totals, income, income_track
 from rules.core import Rejection, RuleError
 
