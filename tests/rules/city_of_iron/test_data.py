@@ -42,7 +42,9 @@ def test_unknown_field_and_unknown_good_are_named(tmp_path: Path) -> None:
     def good(raw: dict) -> None:
         raw["towns"][0]["goods"] = {"turnip": 2}
 
-    with pytest.raises(DataError, match=r"towns.json: town 1 \(Fenwick\): field goods: unknown good 'turnip'"):
+    with pytest.raises(
+        DataError, match=r"towns.json: town 1 \(Fenwick\): field goods: unknown good 'turnip'"
+    ):
         load_data(broken_copy(tmp_path, "towns.json", good))
 
 

@@ -7,6 +7,7 @@ import re
 
 from rules.city_of_iron import GAME
 from rules.city_of_iron.data import game_data
+from rules.city_of_iron.moves.build import building_sites
 from rules.city_of_iron.scoring import (
     building,
     goods_totals,
@@ -67,7 +68,7 @@ def check_invariants(state: CityState, everything: set[str], dealt: int, kind: s
     if kind not in HOLDINGS:
         return
     for seat, player in enumerate(state.players):
-        for site_id, _, buildings, base in GAME._sites(state, player):
+        for site_id, _, buildings, base in building_sites(state, player):
             assert len(buildings) <= base + sum(building(uid).capacity for uid in buildings), site_id
         assert income_track(state, player) == expected_income_track(state, seat)
 

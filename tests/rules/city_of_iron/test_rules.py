@@ -6,6 +6,8 @@ import pytest
 
 from rules.city_of_iron import GAME
 from rules.city_of_iron.data import game_data
+from rules.city_of_iron.moves.attack import attack_targets
+from rules.city_of_iron.moves.setup import deal_cards
 from rules.city_of_iron.scoring import goods_totals, income, income_track
 from rules.core import Rejection, RuleError
 
@@ -145,7 +147,7 @@ def test_toad_second_bid_pays_the_difference() -> None:
     """Toad Inventors of Om: "may bid for turn order a second time, after everyone else has bid, paying the difference"."""
     state = new_game(["A", "B"], abilities=True)
     state.players[0].nation, state.players[1].nation = "om", "arc"
-    GAME._deal_cards(state)
+    deal_cards(state)
     state = arrange_all(state)
     assert kinds(state.players[0].citizen_draw + state.players[0].hand).count("fixer") == 1
     for seat in list(state.bid_order):
@@ -474,9 +476,9 @@ def test_eye_symbols_reach_deeper_into_town_piles() -> None:
     state = start_actions(2)
     seat = state.current
     second = state.town_piles["1"][1]
-    assert second not in [target[0] for target in GAME._attack_targets(state, seat)]
+    assert second not in [target[0] for target in attack_targets(state, seat)]
     state.players[seat].cities[0].buildings.append("watchtower.1")
-    assert second in [target[0] for target in GAME._attack_targets(state, seat)]
+    assert second in [target[0] for target in attack_targets(state, seat)]
 
 
 # ---- End Round ----------------------------------------------------------------------------------------------
@@ -679,7 +681,7 @@ def _nation_game(nation: str, abilities: bool = True):  # noqa: ANN202
     state = new_game(["A", "B"], abilities=abilities)
     state.players[0].nation = nation
     state.players[1].nation = "arc" if nation != "arc" else "om"
-    GAME._deal_cards(state)
+    deal_cards(state)
     return state
 
 
