@@ -189,7 +189,7 @@ def _abilities(view: CityOfIronView) -> dict[str, str]:
     """Nation name -> ability text, when abilities are on (the view keys them by nation id)."""
     if not view.nations:
         return {}
-    from rules.city_of_iron.cards import game_data
+    from rules.city_of_iron.data import game_data
 
     return {
         nation.name: view.nations[nation.id]
