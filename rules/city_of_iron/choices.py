@@ -1,5 +1,8 @@
 """City of Iron's choices: how moves become `Choice` objects (built without re-validation, keys and
-labels cut to length) and the helpers more than one family of moves uses (card names, payment sets)."""
+labels cut to length) and the helpers more than one family of moves uses (card names, payment sets).
+
+Choices that depend only on their content are built once (`lru_cache`) in the families and shared:
+treat choices as read-only."""
 
 from __future__ import annotations
 
