@@ -75,7 +75,7 @@ READ_EVERYTHING = """
 import sys
 from rules import data, help
 from rules.city_heroes.data import load_catalogue as heroes
-from rules.city_of_iron.cards import load_data as iron
+from rules.city_of_iron.data import load_data as iron
 from rules.iron_and_brass.data import load_catalogue as brass
 from rules.iron_bridge_gorge.cards import load_catalogue as gorge
 from renderer import canvas

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules import words
-from rules.city_of_iron.cards import BuildingType, GameData, Land, PlayerCard, TownType, game_data
+from rules.city_of_iron.data import BuildingType, GameData, Land, PlayerCard, TownType, game_data
 from rules.core import CatalogueEntry
 from rules.help import plural, unique_names
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules import words
-from rules.city_of_iron.cards import BuildingType, PlayerCard, TownType, game_data
+from rules.city_of_iron.data import BuildingType, PlayerCard, TownType, game_data
 from rules.city_of_iron.state import City, CityState, Player
 from rules.core import Result, Seat
 

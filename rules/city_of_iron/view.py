@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from rules.city_of_iron import scoring
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
+from rules.city_of_iron.moves.cards import card_action
+from rules.city_of_iron.moves.end_round import draw_counts
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import CityState, Player
 from rules.core import Model, Seat, View
@@ -246,8 +248,8 @@ def _land(land_id: str) -> LandInfo:
     )
 
 
-def _card(game: CityOfIron, state: CityState, player: Player, uid: str) -> CardInfo:
-    action = game._card_action(state, player, uid)
+def _card(state: CityState, player: Player, uid: str) -> CardInfo:
+    action = card_action(state, player, uid)
     return _card_info(uid, action.text if action else "", bool(action and action.free))
 
 
@@ -329,7 +331,7 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
     seats = []
     bonus = scoring.first_place_bonus(state)
     for seat_index, player in enumerate(state.players):
-        draws = game._draw_counts(state, player)
+        draws = draw_counts(state, player)
         cities = []
         for city in player.cities:
             base = scoring.city_capacity(state, player, city)
@@ -391,7 +393,7 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         player = state.players[seat]
 
         def cards(uids: list[str]) -> list[CardInfo]:
-            return [_card(game, state, player, uid) for uid in uids]
+            return [_card(state, player, uid) for uid in uids]
 
         private = PrivateInfo(
             hand=cards(player.hand),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.city_of_iron import GAME
+from rules.city_of_iron.moves.setup import deal_cards
 from rules.city_of_iron.state import CityState
 
 SAMPLE_PLAYERS = ["Sam", "Julia", "Mark", "Mary"]
@@ -167,3 +168,24 @@ def place(state: CityState, seat: int, uids: list[str], city: int = 0) -> None:
         else:
             raise AssertionError(f"{uid} is not free to place")
         state.players[seat].cities[city].buildings.append(uid)
+
+
+def kinds(uids: list[str]) -> list[str]:
+    """Card or building type ids of these uids."""
+    return [uid.rsplit(".", 1)[0] for uid in uids]
+
+
+def end_round(state: CityState) -> CityState:
+    """Everyone taxes until the actions step is over."""
+    while state.phase == "actions":
+        state = act(state, state.current, {"kind": "tax"})
+    return state
+
+
+def nation_game(nation: str, abilities: bool = True) -> CityState:
+    """A two-player game with seat 0 playing `nation`, cards dealt."""
+    state = new_game(["A", "B"], abilities=abilities)
+    state.players[0].nation = nation
+    state.players[1].nation = "arc" if nation != "arc" else "om"
+    deal_cards(state)
+    return state

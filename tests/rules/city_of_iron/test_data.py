@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.city_of_iron.cards import DATA_DIR, DataError, game_data, load_data
+from rules.city_of_iron.data import DATA_DIR, DataError, game_data, load_data
 
 DATA = game_data()
 
@@ -29,20 +29,22 @@ def test_bad_value_names_file_card_and_field(tmp_path: Path) -> None:
     with pytest.raises(DataError) as error:
         load_data(broken_copy(tmp_path, "buildings.json", edit))
     message = str(error.value)
-    assert "buildings.json" in message and "'academy'" in message and "'coins'" in message
+    assert "buildings.json: building 5 (Academy): field coins: " in message
 
 
 def test_unknown_field_and_unknown_good_are_named(tmp_path: Path) -> None:
     def typo(raw: dict) -> None:
         raw["cards"][0]["wrok"] = 1
 
-    with pytest.raises(DataError, match=r"cards.json: card 'scholar': field 'wrok'"):
+    with pytest.raises(DataError, match=r"cards.json: card 1 \(Scholar\): field wrok: "):
         load_data(broken_copy(tmp_path, "cards.json", typo))
 
     def good(raw: dict) -> None:
         raw["towns"][0]["goods"] = {"turnip": 2}
 
-    with pytest.raises(DataError, match=r"towns.json: card 'fenwick': field 'goods': unknown good 'turnip'"):
+    with pytest.raises(
+        DataError, match=r"towns.json: town 1 \(Fenwick\): field goods: unknown good 'turnip'"
+    ):
         load_data(broken_copy(tmp_path, "towns.json", good))
 
 

@@ -1,4 +1,5 @@
-"""Seeded random playouts: complete games over 2-4 players and every option, invariants after every move."""
+"""Seeded random playouts on the shared harness (tests/support/playouts.py): complete games over 2-4
+players and every option, City of Iron's invariants after every move."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import random
 import re
 
 from rules.city_of_iron import GAME
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
+from rules.city_of_iron.moves.build import building_sites
 from rules.city_of_iron.scoring import (
     building,
     goods_totals,
@@ -16,6 +18,8 @@ from rules.city_of_iron.scoring import (
     town_goods,
 )
 from rules.city_of_iron.state import CityState
+from rules.core import Choice, Event
+from tests.support.playouts import random_game, replays
 
 from .helpers import all_card_places, player_card_places
 
@@ -29,14 +33,13 @@ OPTION_SETS = [
 PLAYER_CARD = re.compile(r'"[a-z-]+\.(\d)[a-z]"')
 
 
-def choose(rng: random.Random, state: CityState, seat: int) -> dict:
-    choices = GAME.legal_actions(state, seat)
-    assert choices, f"seat {seat} must act in {state.phase} but has no choice"
-    keys = [choice.key for choice in choices]
-    assert len(set(keys)) == len(keys), "choice keys must be unique"
-    if state.phase == "purchase" and rng.random() < 0.75:
-        return next(choice.action for choice in choices if choice.key == "purchase:done")
-    return rng.choice(choices).action
+def weight(choice: Choice, _seat: int) -> float:
+    """The random player finishes its secret purchase more often than it picks any one card, so
+    rounds end (it may still buy a few cards and clear its choices); every other move is alike."""
+    return DONE_WEIGHT if choice.key == "purchase:done" else 1.0
+
+
+DONE_WEIGHT = 8.0
 
 
 def expected_income_track(state: CityState, seat: int) -> int:
@@ -67,7 +70,7 @@ def check_invariants(state: CityState, everything: set[str], dealt: int, kind: s
     if kind not in HOLDINGS:
         return
     for seat, player in enumerate(state.players):
-        for site_id, _, buildings, base in GAME._sites(state, player):
+        for site_id, _, buildings, base in building_sites(state, player):
             assert len(buildings) <= base + sum(building(uid).capacity for uid in buildings), site_id
         assert income_track(state, player) == expected_income_track(state, seat)
 
@@ -99,29 +102,54 @@ def income_event_matches(state: CityState, events: list) -> None:
             assert f"{player.name} +{expected_income_track(state, seat) + bonus}" in event.text
 
 
-def play(players: int, seed: int, options: dict, views: bool) -> CityState:
-    rng = random.Random(seed)
-    state = GAME.setup([f"P{index}" for index in range(players)], options, seed)
-    everything = set(all_card_places(state))
-    dealt = 0  # citizen and military cards dealt, once nations are known
-    for _step in range(5000):
-        if GAME.result(state) is not None:
-            break
-        if not dealt and state.phase != "nation":
-            cards = [uid for seat in range(players) for uid in player_card_places(state, seat)]
+def names(players: int) -> list[str]:
+    return [f"P{index}" for index in range(players)]
+
+
+class Invariants:
+    """The checks after every move of one game: every card in exactly one place (the citizen and
+    military cards counted once dealt), coins and science never negative, the income track and the
+    End Round income as the rulebook says."""
+
+    def __init__(self, start: CityState) -> None:
+        self.everything = set(all_card_places(start))
+        self.dealt = 0
+        self.deal(start)
+
+    def deal(self, state: CityState) -> None:
+        if not self.dealt and state.phase != "nation":
+            cards = [uid for seat in range(len(state.players)) for uid in player_card_places(state, seat)]
             assert len(set(cards)) == len(cards)
-            everything |= set(cards)
-            dealt = len(cards)
-        seat = rng.choice(sorted(GAME.to_act(state)))
-        action = choose(rng, state, seat)
-        events = GAME._apply(state, seat, GAME.parse_action(action))
+            self.everything |= set(cards)
+            self.dealt = len(cards)
+
+    def __call__(self, state: CityState, events: list[Event], action: dict) -> None:
         income_event_matches(state, events)
-        check_invariants(state, everything, dealt, action["kind"])
-        if views:
-            check_views(state, seat)
-    else:
-        raise AssertionError(f"game {seed} did not finish")
-    return state
+        check_invariants(state, self.everything, self.dealt, action["kind"])
+        self.deal(state)
+
+
+def every_view(state: CityState) -> None:
+    for seat in range(len(state.players)):
+        check_views(state, seat)
+
+
+def play(players: int, seed: int, options: dict, views: bool) -> CityState:
+    start = GAME.setup(names(players), options, seed)
+    playout = random_game(
+        GAME,
+        names(players),
+        seed,
+        options=options,
+        weight=weight,
+        check=Invariants(start),
+        views=1.0 if views else 0.0,
+        check_views=every_view if views else None,
+        max_steps=5000,
+    )
+    if views:
+        every_view(playout.state)
+    return playout.state
 
 
 def test_two_thousand_random_games_reach_a_result() -> None:
@@ -129,7 +157,7 @@ def test_two_thousand_random_games_reach_a_result() -> None:
 
     Every move: coins and science never negative, every card in exactly one place, the income track
     equals the rulebook's formula (and End Round income adds the 1st-place bonuses). In every 50th
-    game also after every move: the public view and the acting seat's view hide what they must."""
+    game also before every move and at the end: the public view and each seat's view hide what they must."""
     finished = 0
     for seed in range(2000):
         players = 2 + seed % 3
@@ -147,19 +175,8 @@ def test_replay_is_deterministic_byte_for_byte() -> None:
     """setup(seed) + the action log reproduces the final state JSON exactly (through the public API)."""
     for seed, players in ((11, 4), (12, 3), (13, 2)):
         options = {"abilities": True, "expansion": True}
-        rng = random.Random(seed)
-        state = GAME.setup([f"P{index}" for index in range(players)], options, seed)
-        log = []
-        while GAME.result(state) is None:
-            seat = rng.choice(sorted(GAME.to_act(state)))
-            action = choose(rng, state, seat)
-            log.append((seat, action))
-            state = GAME.apply(state, seat, action).state
-        replay = GAME.setup([f"P{index}" for index in range(players)], options, seed)
-        for seat, action in log:
-            replay = GAME.apply(replay, seat, action).state
-        assert GAME.dump_state(replay) == GAME.dump_state(state)
-        assert GAME.dump_state(GAME.load_state(GAME.dump_state(state))) == GAME.dump_state(state)
+        playout = random_game(GAME, names(players), seed, options=options, weight=weight, public_apply=True)
+        replays(GAME, names(players), seed, playout, options)
 
 
 def test_state_copy_is_deep_and_equal() -> None:
@@ -168,7 +185,10 @@ def test_state_copy_is_deep_and_equal() -> None:
     state = GAME.setup(["A", "B", "C"], {"expansion": True}, 3)
     for _ in range(60):
         seat = rng.choice(sorted(GAME.to_act(state)))
-        state = GAME.apply(state, seat, choose(rng, state, seat)).state
+        choices = GAME.legal_actions(state, seat)
+        state = GAME.apply(
+            state, seat, rng.choices(choices, [weight(choice, seat) for choice in choices])[0].action
+        ).state
     clone = state.model_copy(deep=True)
     assert clone.model_dump_json() == state.model_dump_json() and clone == state
     clone.players[0].hand.append("x")

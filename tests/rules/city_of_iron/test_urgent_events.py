@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.city_of_iron import GAME
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
 from rules.city_of_iron.state import CityState
 from rules.core import Event
 

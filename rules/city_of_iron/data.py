@@ -1,21 +1,21 @@
 """City of Iron's card and board data: pydantic models and the loader for `data/city_of_iron/*.json`.
 
 The rule texts give names and a few numbers only; the rest is designed (see data/city_of_iron/README.md).
-Every file is validated on load, card by card, so a bad value fails with the file, the card and the
-field named. Card actions are data in a small vocabulary the engine interprets (`CardAction`).
+Every file is validated on load, entry by entry, through the shared loader (`rules.data`), so a bad
+value fails with the file, the entry and the field named. Card actions are data in a small vocabulary
+the engine interprets (`CardAction`).
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules import data as datafiles
+from rules.data import DataError, document, entries, label, read_json, require
 
 DATA_DIR = datafiles.game_folder("city_of_iron")
 
@@ -23,10 +23,6 @@ LandType = Literal["grass", "forest", "mountain", "coast", "desert", "jungle", "
 DeckLetter = Literal["A", "B", "C"]
 NationId = Literal["arc", "cresaria", "republic", "om"]
 CardDeck = Literal["citizen", "military"]
-
-
-class DataError(ValueError):
-    """A data file is wrong; the message names the file, the card and the field."""
 
 
 class Data(BaseModel):
@@ -240,91 +236,95 @@ class GameData(Data):
 
 # ---- loading -----------------------------------------------------------------------------------
 
+FILES: dict[str, tuple[str, type[Data], str]] = {
+    "goods": ("goods.json", Good, "good"),
+    "buildings": ("buildings.json", BuildingType, "building"),
+    "towns": ("towns.json", TownType, "town"),
+    "lands": ("lands.json", Land, "land"),
+    "cards": ("cards.json", PlayerCard, "card"),
+    "nations": ("nations.json", Nation, "nation"),
+}
+"""GameData field -> its file, the model of one entry and how an entry is named in a message."""
 
-def _read(directory: Path, name: str) -> dict[str, Any]:
-    path = directory / name
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"{name}: file missing in {directory}") from None
-    except json.JSONDecodeError as error:
-        raise DataError(f"{name}: not valid JSON ({error})") from None
-    if not isinstance(raw, dict):
-        raise DataError(f"{name}: the top level must be an object")
+
+def _object(path: Traversable) -> dict[str, Any]:
+    raw = read_json(path)
+    require(isinstance(raw, dict), path, None, "file", "the top level must be an object")
     return raw
 
 
-def _explain(name: str, card: str, error: ValidationError) -> DataError:
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first.get("loc", ())) or "(card)"
-    return DataError(f"{name}: card {card!r}: field {field!r}: {first.get('msg', 'invalid')}")
+def _entries(directory: Traversable, key: str) -> dict[str, Any]:
+    name, model, kind = FILES[key]
+    path = directory / name
+    raw = _object(path).get(key)
+    require(isinstance(raw, list), path, None, key, "must be a list")
+    return {item.id: item for item in entries(path, raw, model, kind)}  # type: ignore[attr-defined]
 
 
-def _items(name: str, raw: dict[str, Any], key: str, model: type[Data]) -> dict[str, Any]:
-    entries = raw.get(key)
-    if not isinstance(entries, list):
-        raise DataError(f"{name}: field {key!r} must be a list of cards")
-    out: dict[str, Any] = {}
-    for index, entry in enumerate(entries):
-        label = entry.get("id", f"#{index}") if isinstance(entry, dict) else f"#{index}"
-        try:
-            item = model.model_validate(entry)
-        except ValidationError as error:
-            raise _explain(name, str(label), error) from None
-        if item.id in out:  # type: ignore[attr-defined]
-            raise DataError(f"{name}: card {label!r}: field 'id': duplicate id")
-        out[item.id] = item  # type: ignore[attr-defined]
-    return out
+def _known(
+    directory: Traversable, key: str, items: dict[str, Any], field: str, known: dict[str, Any], what: str
+) -> None:
+    """Every id an entry lists in `field` (a list, a dict's keys or one optional id) is a `known` one."""
+    name, _, kind = FILES[key]
+    for index, item in enumerate(items.values()):
+        value = getattr(item, field)
+        ids = [] if value is None else [value] if isinstance(value, str) else list(value)
+        for other in ids:
+            require(
+                other in known, directory / name, label(kind, index, item), field, f"unknown {what} {other!r}"
+            )
+
+
+def _check_start_decks(directory: Traversable, board: Board, cards: dict[str, PlayerCard]) -> None:
+    path = directory / "board.json"
+    for field in ("start_citizen", "start_military"):
+        for card_id in getattr(board, field):
+            require(card_id in cards, path, None, field, f"unknown card {card_id!r}")
 
 
 def load_data(directory: Traversable = DATA_DIR) -> GameData:
-    """Read and check every data file; raises DataError naming the file, card and field."""
-    goods = _items("goods.json", _read(directory, "goods.json"), "goods", Good)
-    buildings = _items("buildings.json", _read(directory, "buildings.json"), "buildings", BuildingType)
-    towns = _items("towns.json", _read(directory, "towns.json"), "towns", TownType)
-    lands = _items("lands.json", _read(directory, "lands.json"), "lands", Land)
-    cards = _items("cards.json", _read(directory, "cards.json"), "cards", PlayerCard)
-    nations = _items("nations.json", _read(directory, "nations.json"), "nations", Nation)
-    board_raw = _read(directory, "board.json")
+    """Read and check every data file; raises DataError naming the file, the entry and the field."""
+    found = {key: _entries(directory, key) for key in FILES}
+    board_raw = _object(directory / "board.json")
     board_raw = {key: value for key, value in board_raw.items() if key not in {"designed", "source"}}
-    try:
-        board = Board.model_validate(board_raw)
-    except ValidationError as error:
-        raise _explain("board.json", "board", error) from None
-
-    def check(name: str, card: str, field: str, ok: bool, why: str) -> None:
-        if not ok:
-            raise DataError(f"{name}: card {card!r}: field {field!r}: {why}")
-
-    for building in buildings.values():
-        for good in building.goods:
-            check("buildings.json", building.id, "goods", good in goods, f"unknown good {good!r}")
-    for town in towns.values():
-        for good in town.goods:
-            check("towns.json", town.id, "goods", good in goods, f"unknown good {good!r}")
-    for nation in nations.values():
-        for field in ("start_citizen", "start_military", "add_unpurchased"):
-            for card_id in getattr(nation, field):
-                check("nations.json", nation.id, field, card_id in cards, f"unknown card {card_id!r}")
-        for card_id in nation.action_overrides:
-            check(
-                "nations.json", nation.id, "action_overrides", card_id in cards, f"unknown card {card_id!r}"
-            )
-    for field in ("start_citizen", "start_military"):
-        for card_id in getattr(board, field):
-            check("board.json", "board", field, card_id in cards, f"unknown card {card_id!r}")
-    for card in cards.values():
-        check(
-            "cards.json", card.id, "nation", card.nation is None or card.nation in nations, "unknown nation"
-        )
+    board = document(directory / "board.json", Board, board_raw)
+    goods, cards, nations = found["goods"], found["cards"], found["nations"]
+    _known(directory, "buildings", found["buildings"], "goods", goods, "good")
+    _known(directory, "towns", found["towns"], "goods", goods, "good")
+    for field in ("start_citizen", "start_military", "add_unpurchased", "action_overrides"):
+        _known(directory, "nations", nations, field, cards, "card")
+    _check_start_decks(directory, board, cards)
+    _known(directory, "cards", cards, "nation", nations, "nation")
     for letter in ("A", "B", "C"):
-        check("board.json", "board", "score_cards", letter in board.score_cards, f"missing deck {letter}")
-    return GameData(
-        goods=goods, buildings=buildings, towns=towns, lands=lands, cards=cards, nations=nations, board=board
-    )
+        require(
+            letter in board.score_cards,
+            directory / "board.json",
+            None,
+            "score_cards",
+            f"missing deck {letter}",
+        )
+    return GameData(board=board, **found)
 
 
 @cache
 def game_data() -> GameData:
     """The shipped data, read once per process."""
     return load_data()
+
+
+__all__ = [
+    "DATA_DIR",
+    "Board",
+    "BuildingType",
+    "CardAction",
+    "DataError",
+    "GameData",
+    "Good",
+    "Land",
+    "Nation",
+    "PlayerCard",
+    "Token",
+    "TownType",
+    "game_data",
+    "load_data",
+]

@@ -1,0 +1,117 @@
+"""City of Iron's choices: how moves become `Choice` objects (built without re-validation, keys and
+labels cut to length) and the helpers more than one family of moves uses (card names, payment sets).
+
+Choices that depend only on their content are built once (`lru_cache`) in the families and shared:
+treat choices as read-only."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from rules import words
+from rules.city_of_iron.scoring import card
+from rules.core import Choice
+
+PAYMENT_LIMIT = 6
+"""Most payment combinations offered per card action or per attack target and role."""
+
+
+def make_choice(
+    key: str, label: str, action: dict[str, Any], group: str = "", style: str = "secondary"
+) -> Choice:
+    """A Choice built without re-validation (hundreds per step in playouts): every field is made here,
+    with `fit_key` and `fit_label` already cutting to length; tests re-validate choices from whole games."""
+    choice = object.__new__(Choice)
+    fields = {"key": key, "label": label, "action": action, "group": group, "style": style}
+    object.__setattr__(choice, "__dict__", fields)
+    object.__setattr__(choice, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(choice, "__pydantic_extra__", None)
+    object.__setattr__(choice, "__pydantic_private__", None)
+    return choice
+
+
+def action_of(model: Any, **fields: Any) -> dict[str, Any]:
+    """An action as the JSON dict `apply` accepts (what `model(**fields).model_dump()` gives, minus defaults)."""
+    return {"kind": model.__pydantic_fields__["kind"].default, **fields}
+
+
+def fit_key(text: str) -> str:
+    if len(text) <= 60:
+        return text
+    digest = hashlib.sha1(text.encode()).hexdigest()[:10]
+    return f"{text[:49]}~{digest}"
+
+
+def fit_label(text: str) -> str:
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def card_names(uids: list[str]) -> str:
+    return words.listed((card(uid).name for uid in uids), empty="nothing")
+
+
+@lru_cache(maxsize=4096)
+def _minimal_sets(
+    cards: tuple[str, ...], skill: str, need: int, flag: str | None, limit: int
+) -> tuple[tuple[str, ...], ...]:
+    if need <= 0 and flag is None:
+        return ((),)
+    useful: list[str] = []
+    per_name: dict[str, int] = {}
+    for uid in cards:
+        kind = card(uid)
+        useful_card = getattr(kind, skill) > 0 or (flag and getattr(kind, flag))
+        if useful_card and per_name.get(kind.id, 0) < max(need, 1):
+            per_name[kind.id] = per_name.get(kind.id, 0) + 1
+            useful.append(uid)
+    useful.sort(key=lambda uid: -getattr(card(uid), skill))
+    values = {uid: getattr(card(uid), skill) for uid in useful}
+    flags = {uid: bool(flag and getattr(card(uid), flag)) for uid in useful}
+    results: list[tuple[str, ...]] = []
+    seen: set[tuple[str, ...]] = set()
+
+    def valid(chosen: tuple[str, ...]) -> bool:
+        if sum(values[uid] for uid in chosen) < need:
+            return False
+        return flag is None or any(flags[uid] for uid in chosen)
+
+    for size in range(1, min(len(useful), need + (1 if flag else 0)) + 1):
+        for chosen in combinations(useful, size):
+            if not valid(chosen):
+                continue
+            if any(valid(chosen[:index] + chosen[index + 1 :]) for index in range(size)):
+                continue
+            signature = tuple(sorted(uid.rsplit(".", 1)[0] for uid in chosen))
+            if signature in seen:
+                continue
+            seen.add(signature)
+            results.append(chosen)
+            if len(results) >= limit:
+                return tuple(results)
+    return tuple(results)
+
+
+def payment_sets(
+    cards: list[str], skill: str, need: int, flag: str | None = None, limit: int = PAYMENT_LIMIT
+) -> list[list[str]]:
+    """Minimal sets of cards whose `skill` adds up to `need` (with one `flag` card if given)."""
+    return [list(found) for found in _minimal_sets(tuple(cards), skill, need, flag, limit)]
+
+
+def payments(cards: list[str], work: int, distance: int, flag: str | None) -> list[list[str]]:
+    """Payer sets for a card action needing work and distance skills (and maybe a ship/airship)."""
+    if not work and not distance and flag is None:
+        return [[]]
+    if not distance and flag is None:
+        return payment_sets(cards, "work", work)
+    out: list[list[str]] = []
+    for work_set in payment_sets(cards, "work", work) if work else [[]]:
+        rest = [uid for uid in cards if uid not in work_set]
+        for distance_set in payment_sets(rest, "distance", distance, flag, limit=3):
+            out.append(work_set + distance_set)
+            if len(out) >= PAYMENT_LIMIT:
+                return out
+    return out

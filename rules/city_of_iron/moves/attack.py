@@ -1,0 +1,150 @@
+"""Attacks: which towns a seat can reach, the attacking and distance cards, and conquering a neutral
+or a rival's town."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rules.city_of_iron import scoring
+from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, make_choice, payment_sets
+from rules.city_of_iron.data import game_data
+from rules.city_of_iron.moves.cards import check_cards, discard_cards
+from rules.city_of_iron.scoring import building, card, town
+from rules.city_of_iron.state import Attack, CityState, Player
+from rules.core import Choice, Event, RuleError, Seat
+
+
+def _eyes(state: CityState, player: Player) -> int:
+    return sum(building(uid).eyes for uid in scoring.player_buildings(state, player))
+
+
+def attack_targets(state: CityState, seat: Seat) -> list[tuple[str, int, int, Seat | None]]:
+    """(town, defence, distance, owner) of every town the seat may attack now."""
+    data = game_data()
+    player = state.players[seat]
+    reach = 1 + _eyes(state, player)
+    bonus = data.board.owned_town_defense
+    targets = []
+    for stars in ("1", "2", "3"):
+        for town_id in state.town_piles[stars][:reach]:
+            targets.append((town_id, town(town_id).defense, town(town_id).distance, None))
+    for town_id in state.expansion_row:
+        targets.append((town_id, town(town_id).defense, town(town_id).distance, None))
+    for other, rival in enumerate(state.players):
+        if other != seat:
+            for town_id in rival.towns:
+                targets.append((town_id, town(town_id).defense + bonus, town(town_id).distance, other))
+    return targets
+
+
+@lru_cache(maxsize=8192)
+def _attack_choice(
+    town_id: str, defense: int, distance: int, whose: str, attackers: tuple[str, ...], payers: tuple[str, ...]
+) -> Choice:
+    text = (
+        f"Attack {town(town_id).name}{whose} (D{defense}, dist {distance}) with {card_names(list(attackers))}"
+    )
+    key = f"attack:{town_id}:" + ".".join(uid.rsplit(".", 1)[0] for uid in attackers)
+    if payers:
+        text += f"; distance {card_names(list(payers))}"
+        key += ":" + ".".join(uid.rsplit(".", 1)[0] for uid in payers)
+    return make_choice(
+        key=fit_key(key),
+        label=fit_label(text),
+        action=action_of(Attack, town=town_id, attackers=list(attackers), distance=list(payers)),
+        group="Attack",
+        style="danger",
+    )
+
+
+def attack_choices(state: CityState, seat: Seat) -> list[Choice]:
+    player = state.players[seat]
+    military = [uid for uid in player.hand if card(uid).attack > 0]
+    if not military:
+        return []
+    total_attack = sum(card(uid).attack for uid in military)
+    choices: list[Choice] = []
+    for town_id, defense, distance, owner in attack_targets(state, seat):
+        if defense > total_attack:
+            continue
+        for attackers in payment_sets(military, "attack", defense):
+            rest = [uid for uid in player.hand if uid not in attackers]
+            whose = f" from {state.players[owner].name}" if owner is not None else ""
+            for payers in payment_sets(rest, "distance", distance, limit=3):
+                choices.append(
+                    _attack_choice(town_id, defense, distance, whose, tuple(attackers), tuple(payers))
+                )
+    return choices
+
+
+def _check_attack(state: CityState, seat: Seat, action: Attack) -> tuple[str, int, int, Seat | None]:
+    """The attacked town as `attack_targets` gives it, once the attack is known to be legal."""
+    player = state.players[seat]
+    target = next((t for t in attack_targets(state, seat) if t[0] == action.town), None)
+    if target is None:
+        if action.town in player.towns:
+            raise RuleError("You cannot attack your own town.")
+        raise RuleError("That town cannot be attacked now (only the top neutral towns and rivals' towns).")
+    town_id, defense, distance, _ = target
+    check_cards(player, action.attackers + action.distance, "attacking cards")
+    if not action.attackers:
+        raise RuleError("Attack with at least one military card.")
+    for uid in action.attackers:
+        if card(uid).attack <= 0:
+            raise RuleError(f"{card(uid).name} has no attack value.")
+    for uid in action.distance:
+        if card(uid).distance <= 0:
+            raise RuleError(f"{card(uid).name} has no distance skill.")
+    attack = sum(card(uid).attack for uid in action.attackers)
+    if attack < defense:
+        raise RuleError(f"{town(town_id).name} has defence {defense}; your attack is only {attack}.")
+    reach = sum(card(uid).distance for uid in action.distance)
+    if reach < distance:
+        raise RuleError(f"{town(town_id).name} is at distance {distance}; your cards give only {reach}.")
+    return target
+
+
+def _take_neutral(state: CityState, town_id: str) -> str:
+    """A neutral town leaves its pile (an expansion town is replaced); the left-most building on offer
+    leaves the board. Returns what the event adds."""
+    for pile in state.town_piles.values():
+        if town_id in pile:
+            pile.remove(town_id)
+    if town_id in state.expansion_row:
+        state.expansion_row.remove(town_id)
+        if state.expansion_deck:
+            state.expansion_row.append(state.expansion_deck.pop(0))
+    left = next((index for index, uid in enumerate(state.row) if uid is not None), None)
+    if left is None:
+        return ""
+    gone = state.row[left]
+    assert gone is not None
+    state.row[left] = None
+    state.discard.append(gone)
+    return f"; {building(gone).name} leaves the board"
+
+
+def _take_from_rival(state: CityState, town_id: str, owner: Seat) -> str:
+    rival = state.players[owner]
+    rival.towns.remove(town_id)
+    if town(town_id).choose_good:
+        rival.snyle_good = None
+    text = f" from {rival.name}"
+    if state.town_buildings.get(town_id):
+        text += " with its buildings"
+    return text
+
+
+def apply_attack(state: CityState, seat: Seat, action: Attack) -> list[Event]:
+    player = state.players[seat]
+    town_id, _, _, owner = _check_attack(state, seat, action)
+    discard_cards(player, action.attackers + action.distance)
+    text = f"{player.name} conquered {town(town_id).name}"
+    text += _take_neutral(state, town_id) if owner is None else _take_from_rival(state, town_id, owner)
+    player.towns.append(town_id)
+    text += f" (attack {card_names(action.attackers)}"
+    if action.distance:
+        text += f"; distance {card_names(action.distance)}"
+    # Taking a town from another player is war: they lose income and goods and must see it now.
+    # Conquering a neutral town is an ordinary action (like building) and stays in the edited post.
+    return [Event(text=text + ").", urgent=owner is not None)]

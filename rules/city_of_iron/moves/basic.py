@@ -1,0 +1,69 @@
+"""The plain actions: drawing a citizen or military card, taxing for a coin, buying science."""
+
+from __future__ import annotations
+
+from rules import words
+from rules.city_of_iron.choices import action_of, card_names, make_choice
+from rules.city_of_iron.data import game_data
+from rules.city_of_iron.moves.cards import draw_cards
+from rules.city_of_iron.state import BuyScience, CityState, DrawCard, Tax
+from rules.core import Choice, Event, RuleError, Seat
+
+
+def basic_choices(state: CityState, seat: Seat) -> list[Choice]:
+    """Drawing a citizen or military card (while either pile has one), taxing, buying science."""
+    player = state.players[seat]
+    choices: list[Choice] = []
+    for deck in ("citizen", "military"):
+        if getattr(player, f"{deck}_draw") or getattr(player, f"{deck}_discard"):
+            choices.append(
+                make_choice(
+                    key=f"draw:{deck}",
+                    label=f"Draw a {deck} card",
+                    action=action_of(DrawCard, deck=deck),
+                    group="Draw",
+                )
+            )
+    choices.append(make_choice(key="tax", label="Tax: gain 1 coin", action=action_of(Tax), group="Other"))
+    price = game_data().board.science_price
+    if player.coins >= price:
+        choices.append(
+            make_choice(
+                key="science",
+                label=f"Buy 1 science for {words.count(price, 'coin')}",
+                action=action_of(BuyScience),
+                group="Other",
+            )
+        )
+    return choices
+
+
+def apply_draw(state: CityState, seat: Seat, action: DrawCard) -> list[Event]:
+    player = state.players[seat]
+    drawn = draw_cards(player, action.deck, 1)
+    if not drawn:
+        raise RuleError(f"Your {action.deck} draw and discard piles are both empty.")
+    events = [
+        Event(
+            text=f"{player.name} drew a {action.deck} card.",
+            private={seat: f"You drew {card_names(drawn)}."},
+            reveals=bool(drawn),
+        )
+    ]
+    return events
+
+
+def apply_tax(state: CityState, seat: Seat, action: Tax) -> list[Event]:
+    player = state.players[seat]
+    player.coins += 1
+    return [Event(text=f"{player.name} taxed: +1 coin.")]
+
+
+def apply_science(state: CityState, seat: Seat, action: BuyScience) -> list[Event]:
+    player = state.players[seat]
+    price = game_data().board.science_price
+    if player.coins < price:
+        raise RuleError(f"Science costs {words.count(price, 'coin')}; you have {player.coins}.")
+    player.coins -= price
+    player.science += 1
+    return [Event(text=f"{player.name} bought 1 science for {words.count(price, 'coin')}.")]

@@ -1,0 +1,262 @@
+"""Citizen and military cards: their actions (after a nation's changes), playing one with its paying
+cards, settling lands, adding districts, and drawing cards from a player's piles."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rules import words
+from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, make_choice, payments
+from rules.city_of_iron.data import CardAction, game_data
+from rules.city_of_iron.moves.build import site_name
+from rules.city_of_iron.scoring import card
+from rules.city_of_iron.state import City, CityState, Play, Player
+from rules.core import Choice, Event, RuleError, Seat
+
+
+@lru_cache(maxsize=256)
+def _overridden(card_id: str, nation: str) -> CardAction | None:
+    """A card's action with its nation's changes (Cresarians: the Scholar pays 0 coins)."""
+    action = game_data().cards[card_id].action
+    override = game_data().nations[nation].action_overrides.get(card_id)
+    return action.model_copy(update=override) if (action and override) else action
+
+
+def card_action(state: CityState, player: Player, uid: str) -> CardAction | None:
+    kind = card(uid)
+    action = kind.action
+    if action is None or not state.abilities or player.nation is None:
+        return action
+    return _overridden(kind.id, player.nation)
+
+
+def _play_targets(state: CityState, seat: Seat, action: CardAction) -> list[dict[str, Any]]:
+    player = state.players[seat]
+    if action.kind == "settle":
+        tokens = _distinct_tokens(player.tokens, "city")
+        return [{"land": land, "token": token} for land in state.lands for token in tokens]
+    if action.kind == "district":
+        tokens = _distinct_tokens(player.tokens, "district")
+        return [{"city": city.id, "token": token} for city in player.cities for token in tokens]
+    return [{}]
+
+
+def _distinct_tokens(tokens: list[str], side: str) -> list[str]:
+    data = game_data().board.tokens
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for token in data:
+        if token.id in tokens:
+            signature = (getattr(token, side), getattr(token, f"{side}_draws"))
+            if signature not in seen:
+                seen.add(signature)
+                out.append(token.id)
+    return out
+
+
+def play_needs(state: CityState, action: CardAction, target: dict[str, Any]) -> tuple[int, int, str | None]:
+    distance = action.distance
+    flag = None
+    if action.kind == "settle" and target.get("land"):
+        land = game_data().lands[target["land"]]
+        distance += land.distance
+        flag = land.requires
+    return action.work, distance, flag
+
+
+@lru_cache(maxsize=8192)
+def _play_choice(
+    uid: str, action: CardAction, payers: tuple[str, ...], target: tuple[tuple[str, str], ...], where: str
+) -> Choice:
+    data = game_data()
+    chosen = dict(target)
+    text = ("Free: " if action.free else "") + card(uid).name
+    key = f"play:{uid}"
+    if action.kind == "settle":
+        land = data.lands[chosen["land"]]
+        token = next(token for token in data.board.tokens if token.id == chosen["token"])
+        text += f": settle {land.name} (dist {land.distance}) as {words.a(str(token.city))}-city ({token.city_draws})"
+        key += f":{chosen['land']}:{chosen['token']}"
+    elif action.kind == "district":
+        token = next(token for token in data.board.tokens if token.id == chosen["token"])
+        text += f": +{token.district} district ({token.district_draws}) in {where}"
+        key += f":{chosen['city']}:{chosen['token']}"
+    elif action.text:
+        text += f": {action.text}"
+    if payers:
+        text = f"{words.clause(text)}; pay with {card_names(list(payers))}"
+        key += ":" + ".".join(payer.rsplit(".", 1)[0] for payer in payers)
+    return make_choice(
+        key=fit_key(key),
+        label=fit_label(text),
+        action=action_of(Play, card=uid, payers=list(payers), **chosen),
+        group="Free actions" if action.free else "Card actions",
+    )
+
+
+def play_choices(state: CityState, seat: Seat) -> list[Choice]:
+    player = state.players[seat]
+    choices: list[Choice] = []
+    seen: set[str] = set()
+    for uid in player.hand:
+        action = card_action(state, player, uid)
+        if action is None or card(uid).id in seen or action.pay_coins > player.coins:
+            continue
+        seen.add(card(uid).id)
+        others = [other for other in player.hand if other != uid]
+        for target in _play_targets(state, seat, action):
+            work, distance, flag = play_needs(state, action, target)
+            where = site_name(state, target["city"]) if "city" in target else ""
+            for payers in payments(others, work, distance, flag):
+                choices.append(_play_choice(uid, action, tuple(payers), tuple(target.items()), where))
+    return choices
+
+
+def check_cards(player: Player, uids: list[str], what: str) -> None:
+    if len(set(uids)) != len(uids):
+        raise RuleError("A card can be used only once in a move.")
+    for uid in uids:
+        if uid not in player.hand:
+            raise RuleError(f"The {what} must be cards in your hand.")
+
+
+def discard_cards(player: Player, uids: list[str]) -> None:
+    for uid in uids:
+        player.hand.remove(uid)
+        getattr(player, f"{card(uid).deck}_discard").append(uid)
+
+
+def _play_target(state: CityState, player: Player, action: Play, effect: CardAction) -> dict[str, Any]:
+    """The land and token a settle needs, or the city and token a district needs; nothing otherwise."""
+    if effect.kind == "settle":
+        if action.land not in state.lands:
+            raise RuleError("Choose a land board that is still available.")
+        if action.token not in player.tokens:
+            raise RuleError("Choose one of your unused City/District tokens.")
+        return {"land": action.land, "token": action.token}
+    if effect.kind == "district":
+        if not any(city.id == action.city for city in player.cities):
+            raise RuleError("Choose one of your cities for the district.")
+        if action.token not in player.tokens:
+            raise RuleError("Choose one of your unused City/District tokens.")
+        return {"city": action.city, "token": action.token}
+    if action.land or action.city or action.token:
+        raise RuleError(f"{card(action.card).name} needs no land, city or token.")
+    return {}
+
+
+def _check_payment(state: CityState, action: Play, effect: CardAction, target: dict[str, Any]) -> None:
+    """The paying cards each add a skill the action needs, and together pay all of it."""
+    work, distance, flag = play_needs(state, effect, target)
+    work_paid = sum(card(uid).work for uid in action.payers)
+    distance_paid = sum(card(uid).distance for uid in action.payers)
+    for uid in action.payers:
+        kind = card(uid)
+        useful = (work and kind.work) or (distance and kind.distance) or (flag and getattr(kind, flag))
+        if not useful:
+            raise RuleError(f"{kind.name} adds no skill this action needs.")
+    if work_paid < work:
+        raise RuleError(
+            f"{card(action.card).name} needs {words.count(work, 'work skill')}; you paid {work_paid}."
+        )
+    if distance_paid < distance:
+        raise RuleError(f"That needs {words.count(distance, 'distance skill')}; you paid {distance_paid}.")
+    if flag and not any(getattr(card(uid), flag) for uid in action.payers):
+        raise RuleError(f"That land can only be reached with a {flag.capitalize()} card.")
+
+
+def _settle(state: CityState, seat: Seat, target: dict[str, Any]) -> str:
+    player = state.players[seat]
+    land = game_data().lands[target["land"]]
+    state.lands.remove(land.id)
+    player.tokens.remove(target["token"])
+    state.city_counter += 1
+    player.cities.append(City(id=f"{seat}-{state.city_counter + 1}", land=land.id, token=target["token"]))
+    return f"settled {land.name}"
+
+
+def _district(state: CityState, seat: Seat, target: dict[str, Any]) -> str:
+    player = state.players[seat]
+    city = next(city for city in player.cities if city.id == target["city"])
+    player.tokens.remove(target["token"])
+    city.districts.append(target["token"])
+    return f"added a district to {site_name(state, city.id)}"
+
+
+def _gain(
+    state: CityState, seat: Seat, effect: CardAction, parts: list[str], private: dict[Seat, str]
+) -> None:
+    """A gain action's coins, science and cards (what the seat drew told to it alone)."""
+    player = state.players[seat]
+    coins = effect.coins + effect.coins_per_town * len(player.towns)
+    if coins:
+        player.coins += coins
+        parts.append(f"+{words.count(coins, 'coin')}")
+    if effect.science:
+        player.science += effect.science
+        parts.append(f"+{effect.science} science")
+    drawn: list[str] = []
+    if effect.draw_citizen:
+        drawn += draw_cards(player, "citizen", effect.draw_citizen)
+    if effect.draw_military:
+        drawn += draw_cards(player, "military", effect.draw_military)
+    if effect.draw_citizen or effect.draw_military:
+        parts.append(f"drew {words.count(len(drawn), 'card')}")
+        private[seat] = f"You drew {card_names(drawn)}."
+
+
+def play_effect(state: CityState, seat: Seat, action: Play) -> CardAction:
+    """The action of the card a Play plays (after its nation's changes); RuleError when it has none."""
+    player = state.players[seat]
+    if action.card not in player.hand:
+        raise RuleError("You can only play a card from your hand.")
+    effect = card_action(state, player, action.card)
+    if effect is None:
+        raise RuleError(f"{card(action.card).name} has no action; use it to pay skills instead.")
+    return effect
+
+
+def apply_play(state: CityState, seat: Seat, action: Play) -> list[Event]:
+    player = state.players[seat]
+    effect = play_effect(state, seat, action)
+    check_cards(player, [action.card, *action.payers], "paying cards")
+    target = _play_target(state, player, action, effect)
+    _check_payment(state, action, effect, target)
+    if effect.pay_coins > player.coins:
+        raise RuleError(
+            f"{card(action.card).name} needs {words.count(effect.pay_coins, 'coin')}; you have {player.coins}."
+        )
+    discard_cards(player, [action.card, *action.payers])
+    player.coins -= effect.pay_coins
+    text = f"{player.name} played {card(action.card).name}"
+    if action.payers:
+        text += f" (paid with {card_names(action.payers)})"
+    private: dict[Seat, str] = {}
+    parts: list[str] = []
+    if effect.pay_coins:
+        parts.append(f"paid {words.count(effect.pay_coins, 'coin')}")
+    if effect.kind == "settle":
+        parts.append(_settle(state, seat, target))
+    elif effect.kind == "district":
+        parts.append(_district(state, seat, target))
+    else:
+        _gain(state, seat, effect, parts, private)
+    if parts:
+        text += ": " + ", ".join(parts)
+    return [Event(text=text + ".", private=private, reveals=bool(private))]
+
+
+def draw_cards(player: Player, deck: str, count: int) -> list[str]:
+    drawn = []
+    for _ in range(count):
+        pile: list[str] = getattr(player, f"{deck}_draw")
+        if not pile:
+            discard: list[str] = getattr(player, f"{deck}_discard")
+            if not discard:
+                break
+            pile.extend(discard)
+            discard.clear()
+        drawn.append(pile.pop(0))
+    player.hand.extend(drawn)
+    return drawn
