@@ -32,7 +32,7 @@ from rules.core import (
     TradeGood,
     TradePartner,
 )
-from rules.iron_bridge_gorge.cards import TYPE_NAMES, Catalogue, catalogue
+from rules.iron_bridge_gorge.data import TYPE_NAMES, Catalogue, catalogue
 from rules.iron_bridge_gorge.catalogue import entries as catalogue_entries
 from rules.iron_bridge_gorge.revenue import (
     EVENT_BY_ROLL,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rules.core import Seat
-from rules.iron_bridge_gorge.cards import Catalogue
+from rules.iron_bridge_gorge.data import Catalogue
 
 CHARCOAL = "charcoal-maker"
 COKE = "coke-maker"

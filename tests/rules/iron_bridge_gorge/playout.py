@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.core import RuleError
 from rules.iron_bridge_gorge import GAME
-from rules.iron_bridge_gorge.cards import catalogue
+from rules.iron_bridge_gorge.data import catalogue
 from rules.iron_bridge_gorge.engine import HAND_LIMIT, START_COINS
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState
 

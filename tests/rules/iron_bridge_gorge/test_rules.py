@@ -8,7 +8,7 @@ import pytest
 
 from rules.core import Rejection, RuleError
 from rules.iron_bridge_gorge import GAME
-from rules.iron_bridge_gorge.cards import catalogue
+from rules.iron_bridge_gorge.data import catalogue
 
 from .helpers import at_turn, dice_rng, dump, keys, new_game, play, rejected, texts
 
