@@ -47,7 +47,7 @@ from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
 from renderer.registry import Overlay
 from rules import words
 from rules.core import View
-from rules.iron_bridge_gorge.state import CardView, IronBridgeGorgeView, SeatView
+from rules.iron_bridge_gorge.view import CardView, IronBridgeGorgeView, SeatView
 
 Draw = ImageDraw.ImageDraw
 Paint = Callable[[Draw, int], None]

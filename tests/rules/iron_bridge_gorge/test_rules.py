@@ -60,7 +60,7 @@ def test_round_one_rolls_are_told_like_every_later_round():
     `opening_events` tells them in the words round 2's rolls are told in."""
     import re
 
-    from rules.iron_bridge_gorge.revenue import EVENTS
+    from rules.iron_bridge_gorge.moves.revenue import EVENTS
 
     state = new_game(3, seed=11)
     opening = GAME.opening_events(state)
