@@ -12,7 +12,9 @@ helpers are checked directly: what they return is never wider than asked and hol
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
+import pkgutil
 import random
 import re
 import unicodedata
@@ -33,7 +35,20 @@ from tests.support import highcard
 
 GAMES = [game for game in registry.all_games() if type(game).__module__.startswith("rules.")]
 """The real games: the test-only game lives in tests/support and has no renderer of its own."""
-MODULES = (canvas, changes, city_heroes, city_of_iron, generic, iron_and_brass, iron_bridge_gorge)
+
+
+def _with_parts(*modules):  # noqa: ANN202 - a tuple of modules
+    """The modules and, for a renderer that is a package, every module inside it (each binds the
+    canvas functions it draws with, so each is patched on its own)."""
+    found = []
+    for module in modules:
+        found.append(module)
+        for part in pkgutil.iter_modules(getattr(module, "__path__", [])):
+            found.append(importlib.import_module(f"{module.__name__}.{part.name}"))
+    return tuple(found)
+
+
+MODULES = _with_parts(canvas, changes, city_heroes, city_of_iron, generic, iron_and_brass, iron_bridge_gorge)
 
 LONG = "x" * 200
 NASTY = [
