@@ -21,19 +21,13 @@ KEY_ITEMS = (
     "magenta frames mark what changed since the last turn post",
 )
 
-
 KEY = "Key: " + "; ".join(KEY_ITEMS) + "."
-
-
 """What every symbol on the pictures means, for the alt text (also drawn in the `key` section)."""
-
 
 SHORT_KEY = (
     "F Fuel · I Iron · C Clay · L Limestone · T Transport · O Other",
     "filled: leads the type · L loan · 5c cost · +2 revenue",
 )
-
-
 """The key drawn under the turn picture when there is room; the rest is in the `key` section."""
 
 

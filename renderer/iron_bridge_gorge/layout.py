@@ -34,9 +34,7 @@ from rules.iron_bridge_gorge.view import CardView, IronBridgeGorgeView, SeatView
 
 Draw = ImageDraw.ImageDraw
 
-
 Paint = Callable[[Draw, int], None]
-
 
 TYPES: dict[str, tuple[str, Color, Color]] = {
     "F": ("Fuel", (45, 45, 48), (255, 255, 255)),
@@ -46,28 +44,17 @@ TYPES: dict[str, tuple[str, Color, Color]] = {
     "T": ("Transport", (0, 90, 160), (255, 255, 255)),
     "O": ("Other", (30, 110, 60), (255, 255, 255)),
 }
-
-
 """Card type: label, band colour, ink on the band."""
-
 
 TYPE_ORDER = "FICLTO"
 
-
 MAJORITY_VP = {"F": 2, "I": 2, "T": 2, "C": 1, "L": 1}
-
-
 """What the most resources of a type score each round (the rules' Scoring Step), for the key."""
-
 
 INNER = PHONE_WIDTH - 2 * MARGIN
 
-
 BODY = MIN_TEXT
-
-
 """Body text: the smallest size a phone shows readably, so that six seats and twelve cards fit."""
-
 
 GAP = 8
 
@@ -175,12 +162,9 @@ class Table:
 
 CELL = 24
 
-
 ROW_HEIGHT = 38
 
-
 HEAD_HEIGHT = 36
-
 
 NAME_MIN = 170
 
@@ -327,7 +311,6 @@ def _number_cells(view: IronBridgeGorgeView, seat: SeatView) -> list[Cell]:
 
 NUMBER_COLUMNS = [Column("VP"), Column("Coins"), Column("Rev"), Column("Hand"), Column("Bid")]
 
-
 TYPE_COLUMNS = [Column(letter, TYPES[letter][1], TYPES[letter][2]) for letter in TYPE_ORDER]
 
 
@@ -358,8 +341,6 @@ def seat_table(flow: Flow, view: IronBridgeGorgeView, seats: Sequence[SeatView] 
 
 
 CARD_COLUMNS = 2
-
-
 """Full cards (hand, `cards` section) two a row: room for the requirements."""
 
 

@@ -109,10 +109,7 @@ def _event_box(flow: Flow, view: IronBridgeGorgeView, *, max_lines: int = 2) -> 
 
 COMPACT_COLUMNS = 3
 
-
 PILL_ROW = 36
-
-
 """Under a compact tile's band (the name on the type's colour): cost and revenue pills, type letter."""
 
 
