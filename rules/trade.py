@@ -59,10 +59,6 @@ class ProposalView(Model, Generic[Items]):
     """Contents (and this sentence saying them) are shown to the two parties only."""
 
 
-class _Player(Protocol):
-    name: str
-
-
 class Trading(Protocol):
     """What the protocol reads and writes of a game's state."""
 
@@ -74,6 +70,12 @@ S = TypeVar("S", bound=Trading)
 P = TypeVar("P", bound=Proposal[Any])
 
 
+class Words(Protocol):
+    """A proposal's contents in words as one of its two parties sees it."""
+
+    def __call__(self, proposal: Any, seat: Seat, *, done: bool = False) -> str: ...
+
+
 # ---- a game's hooks -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Terms(Generic[S, P]):
@@ -82,8 +84,8 @@ class Terms(Generic[S, P]):
     - `problem(state, proposal)`: why the partner cannot accept now, or None (re-checked on accepting,
       and it hides the Accept choice).
     - `transfer(state, proposal)`: move the goods both ways.
-    - `terms(proposal, seat, done)`: the trade in words as `seat`, one of the two parties, sees it
-      ("you give ...; you get ..."; "gave/got" once `done`).
+    - `terms(proposal, seat, done=...)`: the trade in words as `seat`, one of the two parties, sees
+      it ("you give ...; you get ..."; "you gave ...; you got ..." once `done`).
     - `accepted(state, proposal)`: what the public is told the two gave, or "" for no detail.
     - `after(state, proposal)`: anything else an accepted trade does (e.g. record the action taken).
     - `cancel_label`, `cancel_word`, `cancelled`: the proposer's choice, the verb in the partner's
@@ -93,7 +95,7 @@ class Terms(Generic[S, P]):
 
     problem: Callable[[S, P], str | None]
     transfer: Callable[[S, P], None]
-    terms: Callable[[P, Seat, bool], str]
+    terms: Words
     cancel_label: str
     cancel_word: str
     cancelled: str
@@ -210,7 +212,7 @@ def decline(state: S, terms: Terms[S, Any], events: list[Event]) -> list[Event]:
             text=f"{partner} declined {proposer}'s trade.",
             private={
                 proposal.proposer: f"{partner} declined your trade offer "
-                f"({terms.terms(proposal, proposal.proposer, False)})."
+                f"({terms.terms(proposal, proposal.proposer)})."
             },
             urgent=True,  # the answer the proposer was waiting for
         )
@@ -235,9 +237,9 @@ def accept(state: S, terms: Terms[S, Any], events: list[Event]) -> list[Event]:
             text=f"{partner} accepted {proposer}'s trade{': ' + detail if detail else ''}.",
             private={
                 proposal.proposer: f"{partner} accepted your trade offer "
-                f"({terms.terms(proposal, proposal.proposer, True)}).",
+                f"({terms.terms(proposal, proposal.proposer, done=True)}).",
                 proposal.partner: f"You accepted {proposer}'s trade offer "
-                f"({terms.terms(proposal, proposal.partner, True)}).",
+                f"({terms.terms(proposal, proposal.partner, done=True)}).",
             },
             urgent=True,  # goods changed hands between two players
         )
@@ -255,7 +257,7 @@ def cancel(state: S, terms: Terms[S, Any], events: list[Event]) -> list[Event]:
             text=f"{proposer} {terms.cancelled} the trade offer{to}.",
             private={
                 proposal.partner: f"{proposer} {terms.cancelled} the trade offer to you "
-                f"({terms.terms(proposal, proposal.partner, False)})."
+                f"({terms.terms(proposal, proposal.partner)})."
             },
         )
     )

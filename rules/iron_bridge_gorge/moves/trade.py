@@ -39,7 +39,7 @@ def describe(items: TradeItems, *, hidden_hand: bool = False) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def terms(proposal: Proposal, seat: Seat, done: bool = False) -> str:
+def terms(proposal: Proposal, seat: Seat, *, done: bool = False) -> str:
     """A proposal's contents in words, as `seat` (one of its two parties) sees its own side first. Both
     parties saw the whole offer when it was made, so naming it to either of them hides nothing."""
     give, get = (proposal.give, proposal.get) if seat == proposal.proposer else (proposal.get, proposal.give)
