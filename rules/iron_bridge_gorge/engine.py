@@ -195,9 +195,6 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
             return trade.with_partner(state, {current(state)})
         return set()
 
-    def build_cost(self, player: PlayerState, card_id: str) -> int:
-        return build.build_cost(player, card_id)
-
     def _legal_actions(self, state: State, seat: Seat) -> list[Choice]:
         if state.step == "initiative":
             return bid.choices(state, seat)
