@@ -77,7 +77,7 @@ from rules import data, help
 from rules.city_heroes.data import load_catalogue as heroes
 from rules.city_of_iron.data import load_data as iron
 from rules.iron_and_brass.data import load_catalogue as brass
-from rules.iron_bridge_gorge.cards import load_catalogue as gorge
+from rules.iron_bridge_gorge.data import load_catalogue as gorge
 from renderer import canvas
 
 assert str(data.root()).startswith(sys.argv[1]), data.root()

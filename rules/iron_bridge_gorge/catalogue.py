@@ -7,7 +7,7 @@ from functools import cache
 
 from rules.core import CatalogueEntry
 from rules.help import plural, unique_names
-from rules.iron_bridge_gorge.cards import TYPE_NAMES, CardSpec, Catalogue, catalogue
+from rules.iron_bridge_gorge.data import TYPE_NAMES, CardSpec, Catalogue, catalogue
 
 SKILL_NAMES = {"normal": "none", "unskilled": "U (unskilled)", "skilled": "S (skilled)"}
 TAG_NOTES = {

@@ -18,7 +18,7 @@ trade offers are not made (a random or absent partner makes them a loop of refus
 from __future__ import annotations
 
 from rules.core import Choice, Seat
-from rules.iron_bridge_gorge.state import IronBridgeGorgeView
+from rules.iron_bridge_gorge.view import IronBridgeGorgeView
 
 VP = 8.0
 SALE = 5

@@ -1,4 +1,5 @@
-"""State, actions and views of Iron Bridge Gorge: plain pydantic models, JSON round-trippable."""
+"""State and actions of Iron Bridge Gorge: plain pydantic models, JSON round-trippable (the views are in
+`view.py`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from rules.core import Event, Model, Rng, Seat, View
+from rules import trade
+from rules.core import Event, Model, Rng, Seat
+from rules.trade import Accept, Cancel, Decline
 
 Step = Literal["initiative", "turn", "over"]
 """The round steps that wait for players; development, events, revenue, scoring and the end step run
@@ -46,13 +49,8 @@ class TradeItems(Model):
         return not (self.coins or self.vp or self.hand or self.in_play)
 
 
-class Proposal(Model):
-    proposer: Seat
-    partner: Seat
-    give: TradeItems
-    """What the proposer hands over."""
-    get: TradeItems
-    """What the proposer asks from the partner."""
+class Proposal(trade.Proposal[TradeItems]):
+    """An open trade offer: `give` is what the proposer hands over, `get` what it asks from the partner."""
 
 
 class IronBridgeGorgeState(Model):
@@ -117,18 +115,6 @@ class Propose(Model):
     get: TradeItems = Field(default_factory=TradeItems)
 
 
-class Accept(Model):
-    kind: Literal["accept"] = "accept"
-
-
-class Decline(Model):
-    kind: Literal["decline"] = "decline"
-
-
-class Cancel(Model):
-    kind: Literal["cancel"] = "cancel"
-
-
 class Build(Model):
     kind: Literal["build"] = "build"
     card: str
@@ -165,80 +151,3 @@ Action = Annotated[
     Bid | Take | Draw | Propose | Accept | Decline | Cancel | Build | Loan | Repay | Sell | EndTurn | Discard,
     Field(discriminator="kind"),
 ]
-
-
-# ---- views -----------------------------------------------------------------------------------
-class CardView(Model):
-    id: str
-    name: str
-    type: str
-    """F, I, C, L, T or O."""
-    revenue: int
-    """Revenue with the innovations in play."""
-    cost: int
-    """Build cost; in the viewer's own hand it includes the viewer's Land Lease discount."""
-    requires: list[str]
-    """Requirement names as the card list writes them ('Charcoal', 'Iron Ore')."""
-    note: str = ""
-
-
-class SeatView(Model):
-    seat: Seat
-    name: str
-    coins: int
-    vp: int
-    loan: bool
-    hand_count: int
-    resources: list[CardView]
-    revenue: int
-    """Revenue of the resources in play with no event, before requirement payments."""
-    income: int
-    """Net coins from this round's revenue step."""
-    bid_placed: bool
-    bid: int | None
-    """This round's bid once revealed (or the viewer's own pending bid)."""
-
-
-class ProposalView(Model):
-    proposer: Seat
-    partner: Seat
-    give: TradeItems | None = None
-    get: TradeItems | None = None
-    text: str | None = None
-    """Contents (and this sentence saying them) are shown to the two parties only."""
-
-
-class ScoreLine(Model):
-    place: int
-    seat: Seat
-    name: str
-    vp: int
-    coins: int
-    resources: int
-
-
-class TableEntry(Model):
-    id: str
-    name: str
-    note: str
-
-
-class IronBridgeGorgeView(View):
-    round: int
-    rounds: int
-    step: Step
-    phase: Phase | None
-    current: Seat | None
-    order: list[Seat]
-    row: list[CardView]
-    event: TableEntry
-    innovation_roll: TableEntry | None
-    innovations: list[TableEntry]
-    deck_count: int
-    discard_count: int
-    bank: int
-    seats: list[SeatView]
-    hand: list[CardView] | None = None
-    my_bid: int | None = None
-    proposal: ProposalView | None = None
-    scoreboard: list[ScoreLine] | None = None

@@ -229,8 +229,8 @@ def test_city_of_iron_every_phase_has_a_topic():
 
 
 def test_iron_bridge_gorge_every_step_has_a_topic():
-    from rules.iron_bridge_gorge.engine import PHASE_TOPICS, rules_topic
     from rules.iron_bridge_gorge.state import Phase
+    from rules.iron_bridge_gorge.view import PHASE_TOPICS, rules_topic
 
     game = GAMES["iron-bridge-gorge"]
     ids = {topic.id for topic in rules_help.topics("iron-bridge-gorge")}

@@ -87,3 +87,12 @@ def keys(state: IronBridgeGorgeState, seat: int) -> list[str]:
 
 def texts(events: list) -> str:
     return "\n".join(event.text for event in events)
+
+
+def all_bid(state: IronBridgeGorgeState, bids: list[int]) -> tuple[IronBridgeGorgeState, list]:
+    """Every seat bids, in seat order; the state after the last bid and every event."""
+    events = []
+    for seat, amount in enumerate(bids):
+        state, more = play(state, seat, {"kind": "bid", "amount": amount})
+        events += more
+    return state, events

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.iron_bridge_gorge.cards import DATA_DIR, CardDataError, catalogue, load_catalogue
+from rules.iron_bridge_gorge.data import DATA_DIR, DataError, catalogue, load_catalogue
 
 # CARD LIST: 'Card Name: # Type Rev Requirements', the U/S marks after the count, copied from the text.
 CARD_LIST = """
@@ -103,37 +103,37 @@ def _broken(tmp_path: Path, edit) -> Path:
 
 def test_a_bad_field_names_the_file_the_card_and_the_field(tmp_path: Path):
     directory = _broken(tmp_path, lambda cards: cards[2].update(revenue="lots"))
-    with pytest.raises(CardDataError, match=r"cards\.json: card 3 \(Clay Mine\): field revenue"):
+    with pytest.raises(DataError, match=r"cards\.json: card 3 \(Clay Mine\): field revenue"):
         load_catalogue(directory)
 
 
 def test_an_unknown_field_is_refused(tmp_path: Path):
     directory = _broken(tmp_path, lambda cards: cards[0].update(colour="black"))
-    with pytest.raises(CardDataError, match=r"cards\.json: card 1 \(Coal Mine\): field colour: Extra inputs"):
+    with pytest.raises(DataError, match=r"cards\.json: card 1 \(Coal Mine\): field colour: Extra inputs"):
         load_catalogue(directory)
 
 
 def test_an_unknown_requirement_is_refused(tmp_path: Path):
     directory = _broken(tmp_path, lambda cards: cards[5].update(requires=["timber"]))
     with pytest.raises(
-        CardDataError, match=r"card 6 \(Charcoal Maker\): field requires: unknown card id 'timber'"
+        DataError, match=r"card 6 \(Charcoal Maker\): field requires: unknown card id 'timber'"
     ):
         load_catalogue(directory)
 
 
 def test_a_duplicate_id_is_refused(tmp_path: Path):
     directory = _broken(tmp_path, lambda cards: cards[1].update(id="coal-mine"))
-    with pytest.raises(CardDataError, match=r"card 2 \(Iron Ore Mine\): field id: 'coal-mine' is used twice"):
+    with pytest.raises(DataError, match=r"card 2 \(Iron Ore Mine\): field id: 'coal-mine' is used twice"):
         load_catalogue(directory)
 
 
 def test_an_unknown_tag_is_refused(tmp_path: Path):
     directory = _broken(tmp_path, lambda cards: cards[0].update(tags=["flooded"]))
-    with pytest.raises(CardDataError, match=r"card 1 \(Coal Mine\): field tags\.0"):
+    with pytest.raises(DataError, match=r"card 1 \(Coal Mine\): field tags\.0"):
         load_catalogue(directory)
 
 
 def test_a_file_that_is_not_json_is_refused(tmp_path: Path):
     (tmp_path / "cards.json").write_text("{not json")
-    with pytest.raises(CardDataError, match=r"cards\.json: cannot be read as JSON"):
+    with pytest.raises(DataError, match=r"cards\.json: cannot be read as JSON"):
         load_catalogue(tmp_path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.iron_bridge_gorge import GAME
-from rules.iron_bridge_gorge.revenue import revenue_report
+from rules.iron_bridge_gorge.moves.revenue import revenue_report
 
 from .helpers import at_turn, dice_rng, new_game, texts
 

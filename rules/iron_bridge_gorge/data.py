@@ -8,14 +8,14 @@ other cards by id, so a typo in the file fails on load instead of silently never
 from __future__ import annotations
 
 import functools
-import json
 from importlib.resources.abc import Traversable
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from rules import data as datafiles
 from rules.core import Model
+from rules.data import DataError
 
 DATA_DIR = datafiles.game_folder("iron_bridge_gorge")
 CARDS_FILE = "cards.json"
@@ -37,10 +37,6 @@ TYPE_NAMES: dict[str, str] = {
 }
 BUILD_COST: dict[str, int] = {"normal": 5, "unskilled": 3, "skilled": 7}
 """BUILD PHASE: 'pay 5 coin ... Unskilled resources cost 3 coin. Skilled resources cost 7 coin.'"""
-
-
-class CardDataError(ValueError):
-    """The card file is wrong; the message names the file, the card and the field."""
 
 
 class CardSpec(Model):
@@ -98,36 +94,16 @@ class Catalogue:
 
 
 def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
-    """Read and check `cards.json` in `directory`; raise CardDataError naming file, card and field."""
+    """Read and check `cards.json` in `directory`; raise DataError naming file, card and field."""
     path = directory / CARDS_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise CardDataError(f"{path}: cannot be read as JSON ({error})") from None
-    try:
-        document = CardFile.model_validate(raw)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise CardDataError(f"{path}: field {where}: {first['msg']}") from None
-    cards: list[CardSpec] = []
-    for index, entry in enumerate(document.cards):
-        who = f"card {index + 1} ({entry.get('name') or entry.get('id') or 'unnamed'})"
-        try:
-            cards.append(CardSpec.model_validate(entry))
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"]) or "card"
-            raise CardDataError(f"{path}: {who}: field {where}: {first['msg']}") from None
+    document = datafiles.document(path, CardFile)
+    cards = datafiles.entries(path, document.cards, CardSpec, "card", whole="card")
     ids = [card.id for card in cards]
     for index, card in enumerate(cards):
-        who = f"card {index + 1} ({card.name})"
-        if ids.index(card.id) != index:
-            raise CardDataError(f"{path}: {who}: field id: {card.id!r} is used twice")
+        who = datafiles.label("card", index, card)
         for field in ("requires", "needs_in_play"):
             for other in getattr(card, field):
-                if other not in ids:
-                    raise CardDataError(f"{path}: {who}: field {field}: unknown card id {other!r}")
+                datafiles.require(other in ids, path, who, field, f"unknown card id {other!r}")
     return Catalogue(cards)
 
 
@@ -135,3 +111,15 @@ def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
 def catalogue() -> Catalogue:
     """The project's card list, loaded once per process."""
     return load_catalogue()
+
+
+__all__ = [
+    "BUILD_COST",
+    "DATA_DIR",
+    "TYPE_NAMES",
+    "CardSpec",
+    "Catalogue",
+    "DataError",
+    "catalogue",
+    "load_catalogue",
+]

@@ -1,4 +1,5 @@
-"""The Revenue Step: what each resource earns this round and whom its missing requirements pay.
+"""The Event Step and the Revenue Step: the event of the round (and the innovations), what each
+resource earns this round and whom its missing requirements pay.
 
 REVENUE STEP: 'Each Resource produces a number of coins (from the Bank) equal to its Revenue value.
 If you do not own a Requirement of a resource, you must pay an opponent that controls that
@@ -10,8 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rules.core import Seat
-from rules.iron_bridge_gorge.cards import Catalogue
+from rules import words
+from rules.core import Event, Seat
+from rules.iron_bridge_gorge.data import Catalogue, catalogue
+from rules.iron_bridge_gorge.state import IronBridgeGorgeState
+
+State = IronBridgeGorgeState
 
 CHARCOAL = "charcoal-maker"
 COKE = "coke-maker"
@@ -134,3 +139,76 @@ def revenue_report(
     if halved:
         gross //= 2
     return Report(seat, lines, gross, halved)
+
+
+# ---- the steps -----------------------------------------------------------------------------------
+def roll_event(state: State, events: list[Event]) -> None:
+    """EVENT STEP: 'Roll 1D6 once on the Event Table.' An Innovation rolls again on its own table."""
+    roll = state.rng.die()
+    state.event = EVENT_BY_ROLL[roll - 1]  # type: ignore[assignment]
+    state.innovation_roll = None
+    name, note = EVENTS[state.event]
+    text = f"Event roll {roll}: {name}"
+    if state.event == "innovation":
+        roll = state.rng.die()
+        innovation = INNOVATION_BY_ROLL[roll - 1]
+        state.innovation_roll = innovation  # type: ignore[assignment]
+        title = INNOVATIONS[innovation][0]
+        if innovation in state.innovations:
+            # 'If you reroll an Innovation already in existence, nothing happens.'
+            text += f"; innovation roll {roll}: {title} is already in use, nothing happens."
+        else:
+            state.innovations.append(innovation)  # type: ignore[arg-type]
+            text += (
+                f"; innovation roll {roll}: {title} ({INNOVATIONS[innovation][1]}) for the rest of the game."
+            )
+    else:
+        text += f" ({note})."
+    events.append(Event(text=text, reveals=True))
+
+
+def collect(state: State, events: list[Event]) -> None:
+    """REVENUE STEP: every seat is paid its gross revenue first, then each pays its missing requirements
+    (to the owner, else the bank) as far as its coins go."""
+    cards = catalogue()
+    in_play = [player.in_play for player in state.players]
+    reports = [
+        revenue_report(cards, in_play, seat, state.event, state.innovations)
+        for seat in range(len(state.players))
+    ]
+    for report in reports:
+        player = state.players[report.seat]
+        player.coins += report.gross
+        player.income = report.gross
+        state.bank -= report.gross
+    for report in reports:
+        if report.lines:
+            events.append(Event(text="Revenue: " + words.sentences(_report_parts(state, cards, report))))
+
+
+def _report_parts(state: State, cards: Catalogue, report: Report) -> list[str]:
+    player = state.players[report.seat]
+    parts = [
+        f"{player.name} earned {report.gross}" + (" (halved by Worker Shortage)" if report.halved else "")
+    ]
+    stopped = [line for line in report.lines if line.stopped]
+    if stopped:
+        parts.append("stopped: " + ", ".join(f"{cards[line.card].name} ({line.stopped})" for line in stopped))
+    for requirement, payee in report.payments:
+        parts.append(_pay(state, report.seat, cards[requirement].label, payee))
+    return parts
+
+
+def _pay(state: State, seat: Seat, label: str, payee: Seat | None) -> str:
+    """One missing requirement's coin, to its owner or the bank; the words for the revenue line."""
+    player = state.players[seat]
+    if player.coins < 1:
+        return f"could not pay for {label}"
+    player.coins -= 1
+    player.income -= 1
+    if payee is None:
+        state.bank += 1
+        return f"paid the bank 1 for {label}"
+    state.players[payee].coins += 1
+    state.players[payee].income += 1
+    return f"paid {state.players[payee].name} 1 for {label}"
