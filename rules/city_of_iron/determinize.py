@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
 from rules.city_of_iron.state import CityState, Player
 from rules.core import Seat
 from rules.search import reseeded

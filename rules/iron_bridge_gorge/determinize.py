@@ -28,6 +28,7 @@ import random
 
 from rules.core import Seat
 from rules.iron_bridge_gorge import GAME
+from rules.iron_bridge_gorge.moves import trade
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState, Proposal, TradeItems
 from rules.search import reseeded
 
@@ -83,7 +84,7 @@ def _some_offer(world: State, proposer: Seat, partner: Seat, rng: random.Random)
     """A random offer from `proposer` to `partner` that the engine would take in this world: one of the
     ready-made offers, or a single item either of them has, given or asked for."""
     offers: list[tuple[TradeItems, TradeItems]] = []
-    for choice in GAME._offer_choices(world, proposer):
+    for choice in trade.offer_choices(world, proposer):
         action = choice.action
         if action["partner"] == partner:
             offers.append((TradeItems(**action["give"]), TradeItems(**action["get"])))

@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from rules.city_of_iron import GAME
-from rules.city_of_iron.cards import game_data
+from rules.city_of_iron.data import game_data
 from rules.city_of_iron.determinize import determinize
 from rules.city_of_iron.state import CityState
 from rules.search import SearchPolicy

@@ -11,11 +11,12 @@ import pytest
 
 from rules.iron_bridge_gorge import GAME
 from rules.iron_bridge_gorge.determinize import determinize
+from rules.iron_bridge_gorge.moves import trade
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState
 from rules.search import SearchPolicy
 from tests.support.playouts import positions, table_sizes
 
-from .playout import WEIGHTS, check_invariants
+from .test_playouts import WEIGHTS, check_invariants
 
 State = IronBridgeGorgeState
 GAMES = ((1, {}), (2, {}), (3, {"rounds": 4}))
@@ -116,7 +117,7 @@ def test_cards_stay_with_the_seat_that_sees_them() -> None:
             assert Counter(_unseen(world, seat)) == Counter(_unseen(state, seat))
             offer = world.proposal
             if offer is not None:
-                assert GAME._trade_problem(world, offer, accepting=False) is None
+                assert trade.problem(world, offer, accepting=False) is None
                 if seat in (offer.proposer, offer.partner):
                     assert offer == state.proposal
                     assert not Counter(offer.give.hand) - Counter(world.players[offer.proposer].hand)
@@ -174,7 +175,7 @@ def test_worlds_play_to_the_end_with_cards_and_coins_kept(index: int) -> None:
             actor = rng.choice(sorted(GAME.to_act(world)))
             choices = GAME.legal_actions(world, actor)
             assert choices
-            weights = [WEIGHTS[choice.key.split(":")[0]] for choice in choices]
+            weights = [WEIGHTS(choice, seat) for choice in choices]
             choice = rng.choices(choices, weights)[0]
             GAME._apply(world, actor, GAME.parse_action(choice.action))
             check_invariants(world)
