@@ -50,7 +50,8 @@ from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
 from renderer.registry import Overlay
 from rules import words
 from rules.core import View
-from rules.iron_and_brass.state import COLUMNS, IronAndBrassView, ItemView, PieceView, SeatView, parse_square
+from rules.iron_and_brass.state import COLUMNS, parse_square
+from rules.iron_and_brass.view import IronAndBrassView, ItemView, PieceView, SeatView
 
 WIDTH = PHONE_WIDTH
 INNER = WIDTH - 2 * MARGIN
