@@ -12,7 +12,9 @@ helpers are checked directly: what they return is never wider than asked and hol
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
+import pkgutil
 import random
 import re
 import unicodedata
@@ -33,7 +35,19 @@ from tests.support import highcard
 
 GAMES = [game for game in registry.all_games() if type(game).__module__.startswith("rules.")]
 """The real games: the test-only game lives in tests/support and has no renderer of its own."""
-MODULES = (canvas, changes, city_heroes, city_of_iron, generic, iron_and_brass, iron_bridge_gorge)
+MODULES = tuple(
+    module
+    for top in (canvas, changes, city_heroes, city_of_iron, generic, iron_and_brass, iron_bridge_gorge)
+    for module in (
+        top,
+        *(
+            importlib.import_module(found.name)
+            for found in pkgutil.walk_packages(getattr(top, "__path__", []), f"{top.__name__}.")
+        ),
+    )
+)
+"""The renderers and, for a renderer that is a package, each of its modules (the one that draws holds
+its own `draw_text`)."""
 
 LONG = "x" * 200
 NASTY = [
