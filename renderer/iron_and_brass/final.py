@@ -4,11 +4,7 @@ it above the sides' strips once the game is over).
 
 from __future__ import annotations
 
-from renderer.canvas import (
-    Palette,
-    Sheet,
-    with_names,
-)
+from renderer.canvas import Palette, Sheet, with_names
 from renderer.iron_and_brass.layout import paragraphs
 from rules.iron_and_brass.view import IronAndBrassView
 

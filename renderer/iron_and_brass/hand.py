@@ -4,10 +4,7 @@ choice.
 
 from __future__ import annotations
 
-from renderer.canvas import (
-    Sheet,
-    to_png,
-)
+from renderer.canvas import Sheet, to_png
 from renderer.iron_and_brass.layout import WIDTH, header, name_of, paragraphs, token_words
 from rules.iron_and_brass.view import IronAndBrassView
 

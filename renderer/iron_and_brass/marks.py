@@ -4,9 +4,7 @@
 
 from __future__ import annotations
 
-from renderer.canvas import (
-    player_name,
-)
+from renderer.canvas import player_name
 from renderer.changes import BANNER_SIZE, Changes, change
 from renderer.iron_and_brass.layout import TOKEN_NAMES, battle_line, game_view
 from rules.core import View

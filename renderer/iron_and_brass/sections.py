@@ -4,13 +4,7 @@
 
 from __future__ import annotations
 
-from renderer.canvas import (
-    MARGIN,
-    Sheet,
-    fit_name,
-    to_png,
-    with_names,
-)
+from renderer.canvas import MARGIN, Sheet, fit_name, to_png, with_names
 from renderer.iron_and_brass.key import key_section
 from renderer.iron_and_brass.layout import (
     BODY,

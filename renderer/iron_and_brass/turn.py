@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from renderer.canvas import (
-    MARGIN,
-    Palette,
-    Sheet,
-    line_height,
-    to_png,
-)
+from renderer.canvas import MARGIN, Palette, Sheet, line_height, to_png
 from renderer.iron_and_brass import final
 from renderer.iron_and_brass.hand import render_hand
 from renderer.iron_and_brass.layout import (
