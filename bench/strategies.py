@@ -1,4 +1,4 @@
-"""Iron & Brass: ECONOMIC against MILITARY (rules/iron_and_brass/strategies.py), the evidence issue 6
+"""Iron & Brass: ECONOMIC against MILITARY (rules/iron_and_brass/policy.py), the evidence issue 6
 asks for ("balanced so both an economic and a military strategy can win").
 
 Per board size, N seeded games at the lobby's default turn limit, each seed played twice with the
@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rules.iron_and_brass import GAME
-from rules.iron_and_brass.strategies import ECONOMIC, MILITARY
+from rules.iron_and_brass.policy import ECONOMIC, MILITARY
 from rules.policy import Policy, RandomPolicy, play
 
 SIZES = (10, 12, 14, 16)

@@ -12,15 +12,15 @@ writes each piece in the text's own token notation, which is the single source o
 from __future__ import annotations
 
 import functools
-import json
 import re
 from importlib.resources.abc import Traversable
 from typing import Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from rules import data as datafiles
 from rules.core import Model
+from rules.data import DataError
 
 DATA_DIR = datafiles.game_folder("iron_and_brass")
 PIECES_FILE = "pieces.json"
@@ -43,10 +43,6 @@ TOKEN_PATTERN = re.compile(
     r"^(?P<gold>\d+)(?P<crew> C)? \| (?P<requires>-|[FAS]( [FAS])*) \| "
     r"(?P<attack>\d+)A / (?P<range>\d+)R (?P<move>\d+)M (?P<defence>\d+)D$"
 )
-
-
-class DataError(ValueError):
-    """The data file is wrong; the message names the file, the entry and the field."""
 
 
 class AdvantageTokens(Model):
@@ -175,45 +171,27 @@ REQUIRED = ("headquarters", "barracks", "foundry", "arsenal", "steam-works")
 """Pieces the engine names directly: the file must have them."""
 
 
-def _first(error: ValidationError) -> tuple[str, str]:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    return where, str(first["msg"]).removeprefix("Value error, ")
-
-
 def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
     """Read and check `pieces.json` in `directory`; raise DataError naming file, entry and field."""
     path = directory / PIECES_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise DataError(f"{path}: cannot be read as JSON ({error})") from None
-    try:
-        document = PieceFile.model_validate(raw)
-    except ValidationError as error:
-        where, message = _first(error)
-        raise DataError(f"{path}: field {where or 'file'}: {message}") from None
-    pieces: list[PieceSpec] = []
-    for index, entry in enumerate(document.pieces):
-        who = f"piece {index + 1} ({entry.get('name') or entry.get('id') or 'unnamed'})"
-        try:
-            pieces.append(PieceSpec.model_validate(entry))
-        except ValidationError as error:
-            where, message = _first(error)
-            raise DataError(f"{path}: {who}: field {where or 'token'}: {message}") from None
+    document = datafiles.document(path, PieceFile)
+    pieces = datafiles.entries(path, document.pieces, PieceSpec, "piece", whole="token")
     ids = [piece.id for piece in pieces]
     codes = [piece.code for piece in pieces]
     for index, piece in enumerate(pieces):
-        who = f"piece {index + 1} ({piece.name})"
-        if ids.index(piece.id) != index:
-            raise DataError(f"{path}: {who}: field id: {piece.id!r} is used twice")
-        if codes.index(piece.code) != index:
-            raise DataError(f"{path}: {who}: field code: {piece.code!r} is used twice")
-        if piece.upgrades is not None and piece.upgrades not in ids:
-            raise DataError(f"{path}: {who}: field upgrades: unknown piece id {piece.upgrades!r}")
+        who = datafiles.label("piece", index, piece)
+        datafiles.require(
+            codes.index(piece.code) == index, path, who, "code", f"{piece.code!r} is used twice"
+        )
+        datafiles.require(
+            piece.upgrades is None or piece.upgrades in ids,
+            path,
+            who,
+            "upgrades",
+            f"unknown piece id {piece.upgrades!r}",
+        )
     for needed in REQUIRED:
-        if needed not in ids:
-            raise DataError(f"{path}: pieces: the piece {needed!r} is missing")
+        datafiles.require(needed in ids, path, None, "pieces", f"the piece {needed!r} is missing")
     return Catalogue(document.setup, pieces)
 
 
@@ -221,3 +199,18 @@ def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
 def catalogue() -> Catalogue:
     """The project's piece table, loaded once per process."""
     return load_catalogue()
+
+
+__all__ = [
+    "DATA_DIR",
+    "FACTORY",
+    "PIECES_FILE",
+    "TOKENS",
+    "TOKEN_NAMES",
+    "Catalogue",
+    "DataError",
+    "PieceSpec",
+    "SetupSpec",
+    "catalogue",
+    "load_catalogue",
+]

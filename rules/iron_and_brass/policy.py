@@ -21,15 +21,46 @@ enemy Headquarters (more when it has the HQ in range), minus the same for the en
 - moving a unit: the change of its threat (nothing else of the view changes);
 - picking what to build: what the piece adds over the gold it costs (military attack, the first
   factory of each kind), then its square is chosen by lookahead; 'Back' is avoided.
+
+Below, two named plans for Iron & Brass, ECONOMIC and MILITARY, as computer players (they were
+`strategies.py`).
+
+Issue 6 asks for the designed stat table to be "balanced so both an economic and a military strategy
+can win". The one computer player above judges every move by material and threat; it has no
+plan, so it cannot show whether a *strategy* wins. These two do: each follows a build order written
+in its own terms and decides its moves by the same rules every time, so `bench/strategies.py` and
+`tests/rules/iron_and_brass/test_strategies.py` can pit them against each other and against the
+random player.
+
+- ECONOMIC mines on every spare action (the shared gold is also denied to the rival), raises an
+  Arsenal and Turrets in front of its Headquarters, then a Foundry and the Fortress; with the
+  defence up it buys the late pieces (Heavy Artillery, Steam Works, Crusher Tanks) and marches them
+  on the enemy Headquarters once two of them stand, or once the gold is gone.
+- MILITARY (rush) buys an Arsenal on turn 1, trains Mechanized Gunners (then Skirmishers, then
+  Motorized Artillery) as soon as the gold allows, mines only to pay for the next unit, and marches
+  every unit at the enemy Turrets and Headquarters: the units wait just out of the enemy's reach
+  until three have gathered, then go in together, shooting whatever they meet.
+
+Both are policies in the sense of `rules/policy.py` (the `Policy` protocol, played by
+`rules.policy.play`): they pick one of `game.legal_actions(state, seat)`, read only the seat's own
+view (never the state or its RNG), break ties with the rng they are handed, and so replay exactly.
+The tactics they share (the odds of an attack, concentrated fire, Surge when defending) are
+`prior`'s: a strategy decides *what to build and where to go*, not how dice fall.
 """
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
-from rules.core import Choice, Seat
-from rules.iron_and_brass.data import catalogue
-from rules.iron_and_brass.state import IronAndBrassView, PieceView
+from rules.core import Choice, Game, RuleError, Seat
+from rules.iron_and_brass.board import manhattan
+from rules.iron_and_brass.data import FACTORY, catalogue
+from rules.iron_and_brass.state import parse_square
+from rules.iron_and_brass.view import IronAndBrassView, PieceView
 
 GOLD = 0.8
 CREW = 0.6
@@ -148,55 +179,391 @@ def _move_value(view: IronAndBrassView, seat: Seat, start: str, end: str) -> flo
     return 1.5 * (pressure(end) - pressure(start))
 
 
+def _mine_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    return 2 * GOLD
+
+
+def _back_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    return -5.0
+
+
+def _defend_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    if view.combat is None:
+        return 0.0
+    target = _at(view, view.combat.target)
+    important = target is not None and (target.kind in COMMANDS or _worth(target.kind) >= 7)
+    return (1.0 if important else -1.0) if action["surge"] else 0.0
+
+
+def _attack_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    unit, target = _at(view, action["unit"]), _at(view, action["target"])
+    if unit is None or target is None:
+        return 0.0
+    token = action.get("token")
+    attack = unit.attack + (2 if token == "surge" else 0)
+    return _hit_value(view, target, attack) - (1.0 if token else 0.0)
+
+
+def _concentrate_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    units = [_at(view, square) for square in action["units"]]
+    target = _at(view, action["target"])
+    if target is None or any(unit is None for unit in units):
+        return 0.0
+    attack = sum(unit.attack for unit in units if unit is not None) + (2 if action.get("surge") else 0)
+    return _hit_value(view, target, attack) - (1.0 if action.get("surge") else 0.0) - 1.0
+
+
+def _aim_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    target = _at(view, action["target"])
+    ready = sorted(
+        (p.attack for p in view.pieces if p.owner == seat and p.can_attack and p.category != "structure"),
+        reverse=True,
+    )
+    if target is None or len(ready) < 2:
+        return 0.0
+    return 0.8 * _hit_value(view, target, ready[0] + ready[1]) - 1.0
+
+
+def _move_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    return _move_value(view, seat, action["unit"], action["to"])
+
+
+def _pick_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    spec = catalogue()[action["item"]]
+    owned = {p.kind for p in view.pieces if p.owner == seat} | {
+        b.kind for b in view.builds if b.owner == seat
+    }
+    value = (1.0 - GOLD) * spec.gold + (1.0 - CREW) * spec.crew
+    if spec.military:
+        value += 0.8 * spec.attack + 0.2 * spec.defence
+    if spec.id in FACTORIES and spec.id not in owned:
+        value += 3.0
+    if spec.id == "fortress":
+        value += 4.0
+    return value
+
+
+PRIORS = {
+    "mine": _mine_prior,
+    "back": _back_prior,
+    "defend": _defend_prior,
+    "attack": _attack_prior,
+    "concentrate": _concentrate_prior,
+    "aim": _aim_prior,
+    "move": _move_prior,
+    "pick": _pick_prior,
+}
+"""The prior of each kind of choice whose outcome is not looked ahead, by the action's kind."""
+
+
 def prior(view: IronAndBrassView, seat: Seat, choice: Choice) -> float | None:
     action = choice.action
-    kind = action.get("kind")
-    if kind == "mine":
-        return 2 * GOLD
-    if kind == "back":
-        return -5.0
-    if kind == "defend":
-        if view.combat is None:
-            return 0.0
-        target = _at(view, view.combat.target)
-        important = target is not None and (target.kind in COMMANDS or _worth(target.kind) >= 7)
-        return (1.0 if important else -1.0) if action["surge"] else 0.0
-    if kind == "attack":
-        unit, target = _at(view, action["unit"]), _at(view, action["target"])
-        if unit is None or target is None:
-            return 0.0
-        token = action.get("token")
-        attack = unit.attack + (2 if token == "surge" else 0)
-        return _hit_value(view, target, attack) - (1.0 if token else 0.0)
-    if kind == "concentrate":
-        units = [_at(view, square) for square in action["units"]]
-        target = _at(view, action["target"])
-        if target is None or any(unit is None for unit in units):
-            return 0.0
-        attack = sum(unit.attack for unit in units if unit is not None) + (2 if action.get("surge") else 0)
-        return _hit_value(view, target, attack) - (1.0 if action.get("surge") else 0.0) - 1.0
-    if kind == "aim":
-        target = _at(view, action["target"])
-        ready = sorted(
-            (p.attack for p in view.pieces if p.owner == seat and p.can_attack and p.category != "structure"),
-            reverse=True,
-        )
-        if target is None or len(ready) < 2:
-            return 0.0
-        return 0.8 * _hit_value(view, target, ready[0] + ready[1]) - 1.0
-    if kind == "move":
-        return _move_value(view, seat, action["unit"], action["to"])
-    if kind == "pick":
-        spec = catalogue()[action["item"]]
-        owned = {p.kind for p in view.pieces if p.owner == seat} | {
-            b.kind for b in view.builds if b.owner == seat
-        }
-        value = (1.0 - GOLD) * spec.gold + (1.0 - CREW) * spec.crew
-        if spec.military:
-            value += 0.8 * spec.attack + 0.2 * spec.defence
-        if spec.id in FACTORIES and spec.id not in owned:
-            value += 3.0
-        if spec.id == "fortress":
-            value += 4.0
+    judge = PRIORS.get(action.get("kind"))
+    return None if judge is None else judge(view, seat, action)
+
+
+# ---- the named strategies (issue 6) ------------------------------------------------------------
+Square = tuple[int, int]
+BuildOrder = tuple[tuple[str, int], ...]
+"""(piece id, how many standing or under way): the first step not yet met is built next."""
+
+BUILD_NOW = 50.0
+"""Score of picking the build order's next item: above moves and mining, below a good attack."""
+ATTACK = 3.0
+"""Weight of an attack's expected gold destroyed (`policy.prior`) against the plan's own values: a
+piece destroyed also stops what it would have done next."""
+GO_IN = BUILD_NOW + 10.0
+"""The military's move into the enemy's reach once its wave has gathered: before any build."""
+NEVER = -100.0
+"""Score of choices a strategy does not make (off-plan builds, 'Back'): below 'End turn' (0)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a strategy needs from the seat's view, read once per decision."""
+
+    view: IronAndBrassView
+    seat: Seat
+    forward: int
+    """+1 when the seat's base row is row 1 (it advances up the map), -1 otherwise."""
+    home: Square
+    """The seat's Headquarters or Fortress."""
+    target: Square | None
+    """The enemy Headquarters or Fortress (None once it fell)."""
+    objectives: tuple[Square, ...]
+    """Where marching units head: the enemy Headquarters and the Turrets guarding it (a unit
+    walking past a Turret to reach the Headquarters is shot on the way)."""
+    have: Counter[str]
+    """The seat's pieces by kind, standing or under way."""
+    standing: frozenset[str]
+    picks: frozenset[str]
+    """Items the seat may pick right now (from the legal choices)."""
+    threats: tuple[tuple[Square, int], ...]
+    """Each enemy piece that attacks, with how far it can strike on its next turn: its range, plus
+    its movement for a unit that may move and attack, plus 1 while the enemy holds a Spotter."""
+
+    def in_danger(self, square: Square) -> bool:
+        return self.outside(square) <= 0
+
+    def outside(self, square: Square) -> int:
+        """How many squares `square` lies outside every enemy piece's strike (0 or less: inside)."""
+        return min((manhattan(square, where) - reach for where, reach in self.threats), default=99)
+
+    @property
+    def gold(self) -> int:
+        return self.view.seats[self.seat].gold
+
+    @property
+    def crew(self) -> int:
+        return self.view.seats[self.seat].crew
+
+    def square(self, name: str) -> Square:
+        return _where(name, self.view.size)
+
+    def piece(self, name: str) -> PieceView | None:
+        return self.view.piece_at(name)
+
+    def units(self) -> list[PieceView]:
+        return [p for p in self.view.pieces if p.owner == self.seat and p.category != "structure"]
+
+
+def _where(name: str, size: int) -> Square:
+    where = parse_square(name, size)
+    assert where is not None, name
+    return where
+
+
+def _strike(attack_range: int, move: int, category: str) -> int:
+    """How far a piece strikes on its next turn: artillery moves OR attacks, structures never move."""
+    return attack_range + (move if category in ("infantry", "vehicle") else 0)
+
+
+def read(view: IronAndBrassView, seat: Seat, choices: list[Choice]) -> Reading:
+    """The seat's view, and the items its choice list offers to build, as a `Reading`."""
+    mine = [p for p in view.pieces if p.owner == seat]
+    have: Counter[str] = Counter(p.kind for p in mine)
+    have.update(b.kind for b in view.builds if b.owner == seat)
+    if have["fortress"]:
+        have["headquarters"] = 1
+    first_row = 0 if seat == 0 else view.size - 1
+    home = next((p.square for p in mine if p.kind in COMMANDS), None)
+    target = next((p.square for p in view.pieces if p.owner != seat and p.kind in COMMANDS), None)
+    spotter = 1 if view.seats[1 - seat].tokens.get("spotter", 0) else 0
+    cards = catalogue()
+    threats = tuple(
+        (_where(p.square, view.size), _strike(p.range, p.move, p.category) + spotter)
+        for p in view.pieces
+        if p.owner != seat and p.attack > 0
+    ) + tuple(
+        (_where(b.square, view.size), _strike(spec.range, spec.move, spec.category) + spotter)
+        for b in view.builds
+        if b.owner != seat and (spec := cards[b.kind]).attack > 0
+    )
+    return Reading(
+        view=view,
+        seat=seat,
+        forward=1 if first_row == 0 else -1,
+        home=_where(home, view.size) if home else (view.size // 2, first_row),
+        target=_where(target, view.size) if target else None,
+        have=have,
+        standing=frozenset(p.kind for p in mine),
+        picks=frozenset(c.action["item"] for c in choices if c.action.get("kind") == "pick"),
+        threats=threats,
+        objectives=tuple(
+            _where(p.square, view.size)
+            for p in view.pieces
+            if p.owner != seat and p.category == "structure" and (p.kind in COMMANDS or p.attack > 0)
+        ),
+    )
+
+
+class Strategy:
+    """A plan as a policy: a build order, a rule for marching, and the value of a spare action.
+
+    Subclasses set the class attributes and may refine `advancing`, `mine_value` and `place`."""
+
+    name: str = ""
+    order: BuildOrder = ()
+    spare_mine: float = 1.0
+    """A mining action's worth when no build waits for gold."""
+    saving_mine: float = 4.0
+    """A mining action's worth when the next build waits for gold."""
+
+    # ---- the Policy protocol -------------------------------------------------------------------
+    def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
+        """The best-scored legal choice (ties broken by `rng`); `strength` is ignored: a strategy
+        always plays its plan in full."""
+        choices = game.legal_actions(state, seat)
+        if not choices:
+            raise RuleError(f"Seat {seat} has nothing to decide now.")
+        if len(choices) == 1:
+            return choices[0]
+        view = game.view(state, seat)
+        assert isinstance(view, IronAndBrassView)
+        reading = read(view, seat, choices)
+        wanted = self.wanted(reading)
+        scored = [(self.score(reading, choice, wanted), rng.random(), choice) for choice in choices]
+        return max(scored, key=lambda entry: entry[:2])[2]
+
+    # ---- the plan ------------------------------------------------------------------------------
+    def wanted(self, reading: Reading) -> str | None:
+        """The build order's first step not yet met that can still be built: its prerequisites
+        standing or under way (then the plan saves for it), and its tokens not used up (an
+        affordable item missing from the choice list is used up or has no room: the plan moves
+        on)."""
+        cards = catalogue()
+        for item, count in self.order:
+            if reading.have[item] >= count:
+                continue
+            spec = cards[item]
+            needs = [*spec.requires, *([FACTORY[spec.category]] if spec.military else [])]
+            if not all(reading.have[need] for need in needs):
+                continue
+            if not all(need in reading.standing for need in needs):
+                return item
+            affordable = reading.gold >= spec.gold and reading.crew >= spec.crew
+            if affordable and item not in reading.picks:
+                continue
+            return item
+        return None
+
+    def advancing(self, reading: Reading) -> bool:
+        """Whether the units march on the enemy Headquarters now."""
+        return True
+
+    # ---- scores --------------------------------------------------------------------------------
+    def score(self, reading: Reading, choice: Choice, wanted: str | None) -> float:
+        action = choice.action
+        kind = action["kind"]
+        if kind in ("attack", "aim", "concentrate", "defend"):
+            value = prior(reading.view, reading.seat, choice)
+            return 0.0 if value is None else ATTACK * value
+        if kind == "pick":
+            return BUILD_NOW if action["item"] == wanted else NEVER
+        if kind == "build":
+            return self.place(reading, action["item"], reading.square(action["square"]))
+        if kind == "mine":
+            return self.mine_value(reading, wanted)
+        if kind == "hire":
+            return self.hire_value(reading, wanted)
+        if kind == "move":
+            return self.move_value(reading, action)
+        if kind in ("repair", "heal"):
+            piece = reading.piece(action["square"])
+            worth = 0 if piece is None else catalogue()[piece.kind].gold
+            return 0.5 * worth - (1.0 if kind == "repair" else 0.0)
+        if kind == "back":
+            return NEVER
+        return 0.0  # end turn
+
+    def mine_value(self, reading: Reading, wanted: str | None) -> float:
+        if wanted is not None and reading.gold < catalogue()[wanted].gold:
+            return self.saving_mine
+        return self.spare_mine
+
+    def hire_value(self, reading: Reading, wanted: str | None) -> float:
+        """A crew when the next build needs one, or a spare for repairs."""
+        if wanted is not None and catalogue()[wanted].crew > reading.crew:
+            return self.saving_mine + 1.0
+        return 0.5 if reading.crew < 1 else -1.0
+
+    def move_value(self, reading: Reading, action: dict[str, Any]) -> float:
+        """Marching: each square closer to the nearest objective (until it is in range) is worth 3;
+        arriving in range with the attack still to come (and an action left for it) adds 5. Open
+        Road is kept for a move that brings an objective into range. Units not marching hold their
+        ground."""
+        unit = reading.piece(action["unit"])
+        if unit is None or not reading.objectives or not self.advancing(reading):
+            return -1.0
+        start, end = reading.square(action["unit"]), reading.square(action["to"])
+        before = min(manhattan(start, goal) for goal in reading.objectives)
+        after = min(manhattan(end, goal) for goal in reading.objectives)
+        if before <= unit.range:
+            return -1.0
+        value = 3.0 * (before - max(after, unit.range))
+        arrives = after <= unit.range
+        if arrives and unit.can_attack and unit.category != "artillery" and reading.view.actions_left >= 2:
+            value += 5.0
+        if action.get("open_road"):
+            value = value - 2.0 if arrives else NEVER
         return value
-    return None
+
+    def place(self, reading: Reading, item: str, square: Square) -> float:
+        """Where a new piece goes: units as close to the enemy Headquarters as their factory allows;
+        Turrets in front of the Headquarters; other structures on the base row, beside it but not in
+        front (the Turrets' squares)."""
+        spec = catalogue()[item]
+        if spec.military:
+            return -manhattan(square, reading.target) if reading.target else 0.0
+        hq_col, hq_row = reading.home
+        if item == "turret":
+            front = (hq_col, hq_row + 2 * reading.forward)
+            return -manhattan(square, front) - (2.0 if square[1] == hq_row else 0.0)
+        on_base = square[1] == hq_row
+        return -abs(abs(square[0] - hq_col) - 3) - (0.0 if on_base else 5.0)
+
+
+class Economic(Strategy):
+    """ECONOMIC: mine, defend, then win with the late pieces (see the module docstring)."""
+
+    name = "economic"
+    order: BuildOrder = (
+        ("arsenal", 1),
+        ("turret", 1),
+        ("foundry", 1),
+        ("turret", 2),
+        ("fortress", 1),
+        ("heavy-artillery", 2),
+        ("steam-works", 1),
+        ("crusher-tank", 2),
+        ("heavy-artillery", 4),
+        ("turret", 4),
+        ("iron-infantry", 4),
+    )
+    spare_mine = 3.0
+    saving_mine = 4.0
+    """Every spare action mines: gold for the plan, and gold the rival will never have."""
+
+    def advancing(self, reading: Reading) -> bool:
+        army = [u for u in reading.units() if u.kind != "iron-infantry"]
+        return len(army) >= 2 or (reading.view.gold_left == 0 and bool(army))
+
+
+class Military(Strategy):
+    """MILITARY (rush): cheap units at once, straight at the enemy (see the module docstring)."""
+
+    name = "military"
+    order: BuildOrder = (
+        ("arsenal", 1),
+        ("gunner", 4),
+        ("skirmisher", 2),
+        ("steam-works", 1),
+        ("motorized-artillery", 4),
+        ("skirmisher", 4),
+    )
+    spare_mine = 1.0
+    saving_mine = 4.0
+    """Mining pays for the next unit; marching a unit (3 a square) comes first."""
+    wave = 3
+    """Units gather out of the enemy's reach until this many stand, then go in together."""
+
+    def move_value(self, reading: Reading, action: dict[str, Any]) -> float:
+        """As every strategy marches, but a unit still out of the enemy's reach waits at its edge
+        until the wave has gathered there (units walking in one by one are shot one by one)."""
+        start, end = reading.square(action["unit"]), reading.square(action["to"])
+        value = super().move_value(reading, action)
+        if reading.in_danger(start) or not reading.in_danger(end) or value <= 0:
+            return value
+        # Going in: only with the wave, and before this turn's builds, so the whole wave goes in
+        # on one turn instead of one unit a turn.
+        return value + GO_IN if self.gathered(reading) else -1.0
+
+    def gathered(self, reading: Reading) -> bool:
+        """At least `wave` units stand inside the enemy's reach or one move from it."""
+        near = [u for u in reading.units() if reading.outside(reading.square(u.square)) <= u.move]
+        return len(near) >= self.wave
+
+
+ECONOMIC = Economic()
+MILITARY = Military()
+STRATEGIES: dict[str, Strategy] = {ECONOMIC.name: ECONOMIC, MILITARY.name: MILITARY}

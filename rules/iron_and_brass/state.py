@@ -1,4 +1,4 @@
-"""State, actions and views of Iron & Brass: plain pydantic models, JSON round-trippable.
+"""State and actions of Iron & Brass: plain pydantic models, JSON round-trippable.
 
 Squares are written as on the map: a column letter then a row number, "A1" being the bottom-left
 corner of the first seat's base row. In the state a square is `[column, row]`, both from 0.
@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rules.core import Model, Rng, Seat, View
+from rules.core import Model, Rng, Seat
 
 Step = Literal["play", "defend", "over"]
 """'play': the current player's actions; 'defend': the defender decides on Surge before the dice;
@@ -218,91 +218,3 @@ Action = Annotated[
     | EndTurn,
     Field(discriminator="kind"),
 ]
-
-
-# ---- views -----------------------------------------------------------------------------------
-class PieceView(Model):
-    square: str
-    kind: str
-    name: str
-    code: str
-    category: str
-    owner: Seat
-    disabled: bool
-    attack: int
-    """Attack modifier now (2 less while disabled)."""
-    range: int
-    move: int
-    defence: int
-    """Defence modifier now (2 less while disabled)."""
-    can_move: bool
-    can_attack: bool
-    """May still move / attack this turn (only ever true for the player whose turn it is)."""
-    reach: list[str] = Field(default_factory=list)
-    """Squares this unit could move to from here by the movement rules (no token), ignoring whether it
-    has moved this turn; empty for structures."""
-
-
-class BuildView(Model):
-    square: str
-    kind: str
-    name: str
-    code: str
-    owner: Seat
-
-
-class SeatView(Model):
-    seat: Seat
-    name: str
-    side: str
-    """'Iron' (blue) or 'Brass' (crimson)."""
-    gold: int
-    crew: int
-    tokens: dict[str, int]
-    units: int
-    structures: int
-    mined: int
-    spent: int
-
-
-class ItemView(Model):
-    """One line of the designed stat table (the text's token)."""
-
-    id: str
-    name: str
-    code: str
-    category: str
-    token: str
-    count: int
-
-
-class CombatView(Model):
-    attacker: Seat
-    units: list[str]
-    target: str
-    attacker_surge: bool
-    spotter: bool
-
-
-class IronAndBrassView(View):
-    size: int
-    round: int
-    max_rounds: int
-    current: Seat | None
-    first: Seat
-    actions_left: int
-    gold_left: int
-    opening: str
-    pieces: list[PieceView]
-    builds: list[BuildView]
-    seats: list[SeatView]
-    items: list[ItemView]
-    combat: CombatView | None = None
-    last_combat: CombatRecord | None = None
-    picking: str | None = None
-    """The viewer's own half-made choice (never in the public view)."""
-    winner: Seat | None = None
-    reason: str = ""
-
-    def piece_at(self, square: str) -> PieceView | None:
-        return next((piece for piece in self.pieces if piece.square == square), None)

@@ -13,7 +13,7 @@ from PIL import Image
 from renderer import iron_and_brass as ib
 from renderer import phone
 from renderer.canvas import Palette, text_width
-from renderer.iron_and_brass import KEY, OVERLAYS, changes, render, render_range
+from renderer.iron_and_brass import KEY, OVERLAYS, changes, render, render_range, sections
 from renderer.registry import overlays_for, renderer_for
 from rules.iron_and_brass import GAME
 from rules.iron_and_brass.state import Build, Piece, parse_square
@@ -103,7 +103,7 @@ def test_round_one_shows_the_opening_roll_that_made_player_one():
     assert "Opening roll" in texts and "is P1." in texts
     later = GAME.view(_played(4, 12, 40), None)
     assert later.round > 1
-    game_section = " ".join(text for _, text in _measured(lambda: ib._game_section(later)).texts)
+    game_section = " ".join(text for _, text in _measured(lambda: sections.game_section(later)).texts)
     assert "Opening roll" in game_section
 
 
@@ -198,7 +198,7 @@ def test_each_section_renders_readably(section):
 
 def test_the_key_section_and_key_explain_every_code():
     view = GAME.view(_played(3, 10, 0), None)
-    texts = [text for _, text in _measured(lambda: ib._key_section(view)).texts]
+    texts = [text for _, text in _measured(lambda: sections.key_section(view)).texts]
     for item in view.items:
         assert item.code in texts and item.token in texts
         assert re.search(rf"\b{item.code} [A-Z]", KEY), item.code
@@ -221,7 +221,7 @@ def test_the_key_section_and_key_explain_every_code():
 
 def test_the_players_section_lists_each_sides_pieces():
     view = GAME.view(_played(3, 10, 60), None)
-    texts = " ".join(text for _, text in _measured(lambda: ib._players_section(view)).texts)
+    texts = " ".join(text for _, text in _measured(lambda: sections.players_section(view)).texts)
     for piece in view.pieces:
         assert piece.square in texts
 

@@ -245,7 +245,7 @@ def test_iron_bridge_gorge_every_step_has_a_topic():
 
 
 def test_iron_and_brass_every_step_has_a_topic():
-    from rules.iron_and_brass.engine import rules_topic
+    from rules.iron_and_brass.view import rules_topic
 
     game = GAMES["iron-and-brass"]
     ids = {topic.id for topic in rules_help.topics("iron-and-brass")}

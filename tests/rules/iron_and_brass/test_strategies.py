@@ -1,4 +1,4 @@
-"""The ECONOMIC and MILITARY strategies (rules/iron_and_brass/strategies.py): evidence for issue 6,
+"""The ECONOMIC and MILITARY strategies (rules/iron_and_brass/policy.py): evidence for issue 6,
 which asks for the designed unit and structure table to be "balanced so both an economic and a
 military strategy can win".
 
@@ -15,7 +15,7 @@ from collections import Counter
 
 from rules.core import Rng
 from rules.iron_and_brass import GAME
-from rules.iron_and_brass.strategies import ECONOMIC, MILITARY, STRATEGIES, Strategy
+from rules.iron_and_brass.policy import ECONOMIC, MILITARY, STRATEGIES, Strategy
 from rules.policy import Policy, RandomPolicy, play
 
 SIZES = (10, 12, 14, 16)

@@ -1,0 +1,37 @@
+"""What turns Iron & Brass's legal moves into `Choice` objects: the one builder every family uses,
+the choices of the turn itself ('End turn', 'Back') and the labels shared by several families."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import words
+from rules.core import Choice
+from rules.iron_and_brass.data import PieceSpec
+from rules.iron_and_brass.state import IronAndBrassState
+
+
+def choice(*, key: str, label: str, action: dict[str, Any], group: str, style: str = "secondary") -> Choice:
+    """A Choice without re-validation: the choice list is rebuilt after every move and its keys and
+    labels are built to the contract's limits (the tests check every one against `Choice`)."""
+    return Choice.model_construct(key=key, label=label, action=action, group=group, style=style)
+
+
+def cost(spec: PieceSpec) -> str:
+    """'7 gold + 1 crew': what a build costs, in the menu and in the event."""
+    return f"{spec.gold} gold" + (" + 1 crew" if spec.crew else "")
+
+
+def end_turn(state: IronAndBrassState) -> Choice:
+    return choice(
+        key="end",
+        label=f"End turn ({words.count(state.actions_left, 'action')} unused)",
+        action={"kind": "end_turn"},
+        group="Turn",
+        style="primary",
+    )
+
+
+def back() -> Choice:
+    """Leave a two-step choice (a build's square, a concentrated fire's pair of units)."""
+    return choice(key="back", label="Back", action={"kind": "back"}, group="Turn")

@@ -1,0 +1,108 @@
+"""Moving units: where a unit may go (with or without the Open Road token) and why not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import words
+from rules.core import Choice, Event, RuleError, Seat
+from rules.iron_and_brass.board import Obstacles, Square, occupancy, reach, reserved
+from rules.iron_and_brass.choices import choice
+from rules.iron_and_brass.moves.common import State, can_move, cards, label, own_piece, own_pieces, spec
+from rules.iron_and_brass.state import Move, Piece, parse_square, square_name
+
+
+def destinations(
+    state: State, piece: Piece, obstacles: Obstacles, open_road: bool
+) -> tuple[dict[Square, int], dict[Square, int]]:
+    """Destinations without a token, and the extra ones with Open Road (+1 movement)."""
+    movement = spec(piece).move
+    if open_road:
+        wider = reach(state, cards(), piece, movement + 1, obstacles)
+        plain = {square: steps for square, steps in wider.items() if steps <= movement}
+        extra = {square: steps for square, steps in wider.items() if steps > movement}
+        return plain, extra
+    return reach(state, cards(), piece, movement, obstacles), {}
+
+
+def choices(state: State, seat: Seat) -> list[Choice]:
+    out: list[Choice] = []
+    obstacles = Obstacles(state, cards())
+    road = state.players[seat].tokens.get("open_road", 0) > 0
+    for piece in own_pieces(state, seat):
+        if not can_move(piece):
+            continue
+        plain, extra = destinations(state, piece, obstacles, road)
+        here = square_name(piece.col, piece.row)
+        name = spec(piece).name
+        for squares, flag in ((plain, False), (extra, True)):
+            for square in sorted(squares, key=lambda s: (s[1], s[0])):
+                there = square_name(*square)
+                action: dict[str, Any] = {"kind": "move", "unit": here, "to": there, "open_road": flag}
+                out.append(
+                    choice(
+                        key=f"mv:{here}:{there}" + (":r" if flag else ""),
+                        label=f"{name} {here} → move {there}" + (" (Open Road)" if flag else ""),
+                        action=action,
+                        group="Move",
+                    )
+                )
+    return out
+
+
+def _movable(state: State, seat: Seat, square: str) -> Piece:
+    piece = own_piece(state, seat, square)
+    piece_spec = spec(piece)
+    if not piece_spec.military:
+        raise RuleError(f"The {piece_spec.name} is a structure: structures do not move.")
+    if not can_move(piece):
+        if piece_spec.category == "artillery" and piece.attacked:
+            raise RuleError(f"The {label(piece)} attacked this turn: artillery moves OR attacks.")
+        raise RuleError(f"The {label(piece)} already moved this turn (no move-move).")
+    return piece
+
+
+def move(state: State, seat: Seat, action: Move, events: list[Event]) -> None:
+    piece = _movable(state, seat, action.unit)
+    player = state.players[seat]
+    if action.open_road and player.tokens.get("open_road", 0) < 1:
+        raise RuleError("You have no Open Road token left.")
+    destination = parse_square(action.to, state.size)
+    if destination is None:
+        raise RuleError(f"{action.to!r} is not a square of this {state.size}x{state.size} map.")
+    movement = spec(piece).move + (1 if action.open_road else 0)
+    options = reach(state, cards(), piece, movement)
+    if destination not in options:
+        raise RuleError(_why_not_reachable(state, piece, destination, movement))
+    source = label(piece)
+    piece.col, piece.row = destination
+    piece.moved = True
+    state.actions_left -= 1
+    extra = ""
+    if action.open_road:
+        player.tokens["open_road"] -= 1
+        extra = " with Open Road (+1 movement)"
+    events.append(Event(text=f"{player.name}'s {source} moved to {square_name(*destination)}{extra}."))
+
+
+def _why_not_reachable(state: State, piece: Piece, square: Square, movement: int) -> str:
+    piece_spec = spec(piece)
+    name = square_name(*square)
+    occupant = occupancy(state).get(square)
+    if occupant is not None:
+        return f"{name} is occupied by {words.a(spec(occupant).name)}: a move ends on an empty square."
+    if square in reserved(state):
+        return f"{name} is held by a build under way."
+    dx, dy = abs(square[0] - piece.col), abs(square[1] - piece.row)
+    if movement >= 2 and dx == dy == movement:
+        return f"{name} needs {words.count(movement, 'diagonal step')}: a move cannot be diagonal for all its steps."
+    if max(dx, dy) > movement:
+        return f"{name} is out of the {piece_spec.name}'s movement of {movement}."
+    if piece_spec.category == "infantry":
+        return (
+            f"No path of {words.count(movement, 'step')} reaches {name}: infantry cannot pass enemy pieces."
+        )
+    return (
+        f"No path of {words.count(movement, 'step')} reaches {name}: vehicles and artillery pass no structure "
+        "and no enemy piece."
+    )
