@@ -30,7 +30,7 @@ from types import ModuleType
 from typing import Any
 
 from rules.core import Choice, Game, Rng, RuleError, Seat
-from rules.policy import Evaluate, generic_evaluate
+from rules.policy import Evaluate, generic_evaluate, policy_for
 
 Determinizer = Callable[[Any, Seat, random.Random], Any]
 """(true state, deciding seat, rng) -> a full state the seat cannot tell apart from the true one."""
@@ -41,6 +41,11 @@ strength decides within 1 s (p95) and the lowest within 0.2 s on a 2-core machin
 ROLLOUT_MOVES = {1: 6, 2: 10, 3: 16}
 """Moves played out past the tree before the position is evaluated."""
 EXPLORATION = 0.7
+HINT_SHARE = 0.9
+"""The heuristic policy's move is played when the search visited it nearly as often as its favourite:
+where the search sees no difference (a small budget, moves that only shuffle coins back and forth such
+as a loan and its repayment) the heuristic's judgement is better than an arbitrary pick, and it ends
+cycles the search alone could wander into."""
 
 
 def reseeded(state: Any, rng: random.Random) -> Any:
@@ -129,6 +134,7 @@ class SearchPolicy:
         if len(choices) == 1:
             return choices[0]
         strength = min(3, max(1, strength))
+        hint = policy_for(game.info.id).choose(game, state, seat, random.Random(rng.random()), strength)
         root = self.search(game, state, seat, rng, self.budgets[strength], self.rollout_moves[strength])
         by_key = {choice.key: choice for choice in choices}
         ranked = sorted(
@@ -136,7 +142,12 @@ class SearchPolicy:
             key=lambda child: (child.visits, child.reward, child.key),
             reverse=True,
         )
-        return by_key[ranked[0].key] if ranked else rng.choice(choices)
+        if not ranked:
+            return hint
+        hinted = root.children.get(hint.key)
+        if hinted is not None and hinted.visits >= HINT_SHARE * ranked[0].visits:
+            return hint  # the search cannot tell them apart: the heuristic's sense breaks the tie
+        return by_key[ranked[0].key]
 
     def search(
         self, game: Game, state: Any, seat: Seat, rng: random.Random, iterations: int, depth: int

@@ -42,3 +42,21 @@ def test_a_world_looks_the_same_to_the_deciding_seat(game):
 
 def test_stronger_means_more_thinking():
     assert BUDGETS[1] < BUDGETS[2] < BUDGETS[3]
+
+
+SHORT = {"city-heroes": {"turns": 1}, "iron-and-brass": {"max_rounds": 4}, "city-of-iron": {}}
+
+
+@pytest.mark.parametrize("game", offered_games(), ids=lambda g: g.info.id)
+def test_a_search_seat_plays_a_whole_game_with_legal_moves_only(game):
+    """`play(strict=True)` raises on any move that is not legal: the search seat (seat 0, a small budget)
+    plays a complete game against the heuristic player."""
+    from rules.policy import play, policy_for
+
+    players = max(2, game.info.min_players)
+    search = SearchPolicy(budgets={1: 6, 2: 6, 3: 6}, rollout_moves={1: 3, 2: 3, 3: 3})
+    seats = [search] + [policy_for(game.info.id)] * (players - 1)
+    played = play(
+        game, seats, [1] * players, seed=2, rng_seed=2, options=SHORT.get(game.info.id, {}), strict=True
+    )
+    assert played.result is not None and any(seat == 0 for seat, _ in played.moves)
