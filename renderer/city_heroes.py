@@ -52,7 +52,7 @@ from renderer.changes import BANNER_SIZE, Changes, change
 from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
 from renderer.registry import Overlay
 from rules import words
-from rules.city_heroes.state import CityHeroesView, SeatView, TileView
+from rules.city_heroes.view import CityHeroesView, SeatView, TileView
 from rules.core import View
 
 Draw = ImageDraw.ImageDraw
