@@ -12,7 +12,9 @@ helpers are checked directly: what they return is never wider than asked and hol
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
+import pkgutil
 import random
 import re
 import unicodedata
@@ -33,7 +35,18 @@ from tests.support import highcard
 
 GAMES = [game for game in registry.all_games() if type(game).__module__.startswith("rules.")]
 """The real games: the test-only game lives in tests/support and has no renderer of its own."""
-MODULES = (canvas, changes, city_heroes, city_of_iron, generic, iron_and_brass, iron_bridge_gorge)
+MODULES = tuple(
+    module
+    for package in (canvas, changes, city_heroes, city_of_iron, generic, iron_and_brass, iron_bridge_gorge)
+    for module in (
+        package,
+        *(
+            importlib.import_module(f"{package.__name__}.{info.name}")
+            for info in pkgutil.iter_modules(getattr(package, "__path__", []))
+        ),
+    )
+)
+"""Every renderer module, a renderer package's own modules included (they draw and cache)."""
 
 LONG = "x" * 200
 NASTY = [
