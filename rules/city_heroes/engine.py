@@ -97,6 +97,16 @@ PHASE_ACTIONS: dict[type, Apply] = {
     Propose: trade.apply_propose,
 }
 """Each phase action's family (the family checks the phase itself)."""
+OTHER_ACTIONS: dict[type, Apply] = {
+    BankTrade: market.apply_round_action,
+    RivalTrade: market.apply_round_action,
+    InfluenceTrade: market.apply_round_action,
+    Token: market.apply_token,
+    Produce: craft.apply_produce,
+    **PHASE_ACTIONS,
+}
+"""Every action but Pass and EndAction (the turn's own, below) and the answers inside a trade or a
+pillage: its family's apply function."""
 
 
 class CityHeroes(Game[CityHeroesState]):
@@ -323,25 +333,18 @@ class CityHeroes(Game[CityHeroesState]):
             return pillage.raid_step(state, seat, action, events)
         if isinstance(action, Loot | Casualty):
             raise RuleError("There is no pillage to resolve.")
-        apply = self._appliers().get(type(action))
-        if apply is None:
-            raise RuleError("That is not something you can do now.")
-        apply(state, seat, action, events)
+        if isinstance(action, Pass):
+            self._pass_action(state, seat, events)
+        elif isinstance(action, EndAction):
+            self._end_action(state, seat, action, events)
+        else:
+            apply = OTHER_ACTIONS.get(type(action))
+            if apply is None:
+                raise RuleError("That is not something you can do now.")
+            apply(state, seat, action, events)
         return events
 
-    def _appliers(self) -> dict[type, Apply]:
-        return {
-            Pass: self._pass_action,
-            EndAction: self._end_action,
-            BankTrade: market.apply_round_action,
-            RivalTrade: market.apply_round_action,
-            InfluenceTrade: market.apply_round_action,
-            Token: market.apply_token,
-            Produce: craft.apply_produce,
-            **PHASE_ACTIONS,
-        }
-
-    def _pass_action(self, state: State, seat: Seat, action: Pass, events: list[Event]) -> None:
+    def _pass_action(self, state: State, seat: Seat, events: list[Event]) -> None:
         if state.acted is not None:
             raise RuleError("Finish your action first (end it, or end it and pass).")
         if not self._may_pass(state, seat, bool(self._phase_choices(state, seat))):
