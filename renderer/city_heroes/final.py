@@ -17,10 +17,10 @@ from renderer.city_heroes.layout import (
     ROW,
     SMALL,
     Draw,
-    _paragraph,
-    _text,
-    _tint,
-    _width,
+    draw_label,
+    paragraph,
+    tint,
+    width_of,
 )
 from rules.city_heroes.view import CityHeroesView
 
@@ -35,14 +35,14 @@ def _result(sheet: Sheet, view: CityHeroesView) -> None:
         if wins
         else f"The city's prestige {view.prestige} is below the rival's {view.rival_prestige}: everybody loses."
     )
-    _paragraph(sheet, verdict, size=BODY, bold=True, color=Palette.good if wins else Palette.bad)
+    paragraph(sheet, verdict, size=BODY, bold=True, color=Palette.good if wins else Palette.bad)
     lines = view.scoreboard or []
     if not lines:
         return
-    name_right = SCORE_COLUMNS[0][1] - _width("Infl", SMALL, True) - 14
+    name_right = SCORE_COLUMNS[0][1] - width_of("Infl", SMALL, True) - 14
 
     def paint(draw: Draw, y: int) -> None:
-        _text(
+        draw_label(
             draw,
             (LEFT, y),
             "Final influence" if wins else "Influence (nobody wins)",
@@ -51,19 +51,19 @@ def _result(sheet: Sheet, view: CityHeroesView) -> None:
             fill=Palette.accent,
         )
         for label, right in SCORE_COLUMNS:
-            _text(draw, (right, y), label, SMALL, bold=True, fill=Palette.muted, anchor="ra")
+            draw_label(draw, (right, y), label, SMALL, bold=True, fill=Palette.muted, anchor="ra")
         for index, line in enumerate(lines):
             top = y + ROW + index * ROW
             winner = wins and line.place == 1
             color = Palette.seat(line.seat)
-            fill = _tint(color, 0.75) if winner else (Palette.panel if index % 2 == 0 else Palette.background)
+            fill = tint(color, 0.75) if winner else (Palette.panel if index % 2 == 0 else Palette.background)
             draw.rectangle((LEFT - 6, top, RIGHT + 6, top + ROW - 2), fill=fill)
             mid = top + ROW // 2 - 1
-            _text(draw, (LEFT, mid), f"{line.place}.", SMALL, bold=True, anchor="lm")
+            draw_label(draw, (LEFT, mid), f"{line.place}.", SMALL, bold=True, anchor="lm")
             seat_dot(draw, (LEFT + 44, mid), line.seat)
             tag = " wins" if winner else ""
             name, _ = fit_name(line.name, name_right - LEFT - 62, SMALL, suffix=tag, bold=True)
-            _text(draw, (LEFT + 62, mid), name, SMALL, bold=True, anchor="lm")
+            draw_label(draw, (LEFT + 62, mid), name, SMALL, bold=True, anchor="lm")
             values = (
                 str(line.influence),
                 str(line.naturals),
@@ -72,7 +72,7 @@ def _result(sheet: Sheet, view: CityHeroesView) -> None:
                 str(line.score),
             )
             for (_, right), value in zip(SCORE_COLUMNS, values, strict=True):
-                _text(draw, (right, mid), value, SMALL, bold=True, anchor="rm")
+                draw_label(draw, (right, mid), value, SMALL, bold=True, anchor="rm")
 
     sheet.block(ROW * (1 + len(lines)) + 8, paint)
 
@@ -81,6 +81,6 @@ def draw_final(sheet: Sheet, view: CityHeroesView) -> None:
     """The final picture's title, verdict and influence breakdown (the map follows)."""
     sheet.block(
         line_height(LARGE) + 6,
-        lambda draw, y: _text(draw, (LEFT, y), "City Heroes · Game over", LARGE, bold=True),
+        lambda draw, y: draw_label(draw, (LEFT, y), "City Heroes · Game over", LARGE, bold=True),
     )
     _result(sheet, view)

@@ -23,14 +23,14 @@ from renderer.city_heroes.layout import (
     SMALL,
     WHITE,
     Draw,
-    _chip_rows,
-    _chips,
-    _name,
-    _paragraph,
-    _sheet,
-    _status,
-    _text,
-    _width,
+    chip_row_count,
+    draw_chips,
+    draw_label,
+    name_in_text,
+    new_sheet,
+    paragraph,
+    status_line,
+    width_of,
 )
 from rules.city_heroes.view import CityHeroesView, SeatView
 
@@ -41,18 +41,18 @@ def render_hand(view: CityHeroesView) -> bytes:
     stock to weigh them against."""
     assert view.seat is not None
     seat = view.seats[view.seat]
-    sheet = _sheet()
-    status = f" · {_status(view)}"
-    room = INNER - _width("City Heroes · " + status, BODY, True)
+    sheet = new_sheet()
+    status = f" · {status_line(view)}"
+    room = INNER - width_of("City Heroes · " + status, BODY, True)
     text = ellipsize(
         f"City Heroes · {player_name(seat.name, room, BODY, bold=True)}{status}", INNER, BODY, bold=True
     )
-    sheet.block(line_height(BODY) + 8, lambda draw, y: _text(draw, (LEFT, y), text, BODY, bold=True))
+    sheet.block(line_height(BODY) + 8, lambda draw, y: draw_label(draw, (LEFT, y), text, BODY, bold=True))
     proposal = view.proposal
     if proposal is not None and proposal.give is not None and proposal.get is not None:
         _offer(sheet, view, proposal.proposer, proposal.partner, proposal.give, proposal.get)
     else:
-        _paragraph(
+        paragraph(
             sheet,
             "Nothing private right now: everything you have is on the board.",
             size=BODY,
@@ -83,25 +83,27 @@ def _offer(
     mine = view.seat == partner
     sheet.block(
         line_height(BODY) + 6,
-        lambda draw, y: _text(draw, (LEFT, y), "Trade offer", BODY, bold=True, fill=Palette.accent),
+        lambda draw, y: draw_label(draw, (LEFT, y), "Trade offer", BODY, bold=True, fill=Palette.accent),
     )
     for who, goods in ((proposer, give), (partner, get)):
-        label = f"{_name(view.players[who], SMALL, bold=True)} gives" + (" (you)" if who == view.seat else "")
+        label = f"{name_in_text(view.players[who], SMALL, bold=True)} gives" + (
+            " (you)" if who == view.seat else ""
+        )
         items = _goods_items(goods) or [("nothing", -1, WHITE, Palette.ink)]
-        rows = _chip_rows(items, LEFT + 20)
+        rows = chip_row_count(items, LEFT + 20)
         label_text = ellipsize(label, INNER, SMALL, bold=True)
 
         def paint(draw: Draw, y: int, who: int = who, items=items, label_text=label_text) -> None:  # noqa: ANN001
             seat_dot(draw, (LEFT + 11, y + line_height(SMALL) // 2), who)
-            _text(draw, (LEFT + 28, y), label_text, SMALL, bold=True)
-            _chips(draw, LEFT + 20, y + line_height(SMALL) + 6, items)
+            draw_label(draw, (LEFT + 28, y), label_text, SMALL, bold=True)
+            draw_chips(draw, LEFT + 20, y + line_height(SMALL) + 6, items)
 
         sheet.block(line_height(SMALL) + 6 + rows * (line_height(SMALL) + 8) + 6, paint)
     note = "You may accept or decline it." if mine else "Waiting for the answer; you may cancel it."
-    _paragraph(sheet, note, size=SMALL, bold=True, color=Palette.accent)
+    paragraph(sheet, note, size=SMALL, bold=True, color=Palette.accent)
 
 
-def _stock_items(
+def stock_items(
     seat: SeatView,
 ) -> tuple[list[tuple[str, int, Color, Color]], list[tuple[str, int, Color, Color]]]:
     naturals = [
@@ -112,13 +114,13 @@ def _stock_items(
 
 
 def _own_stock(sheet: Sheet, seat: SeatView) -> None:
-    naturals, goods = _stock_items(seat)
+    naturals, goods = stock_items(seat)
     sheet.block(
         line_height(BODY) + 6,
-        lambda draw, y: _text(draw, (LEFT, y), "Your stock", BODY, bold=True, fill=Palette.accent),
+        lambda draw, y: draw_label(draw, (LEFT, y), "Your stock", BODY, bold=True, fill=Palette.accent),
     )
     for items in (naturals, goods):
-        rows = _chip_rows(items, LEFT)
+        rows = chip_row_count(items, LEFT)
         sheet.block(
-            rows * (line_height(SMALL) + 8) + 2, lambda draw, y, items=items: _chips(draw, LEFT, y, items)
+            rows * (line_height(SMALL) + 8) + 2, lambda draw, y, items=items: draw_chips(draw, LEFT, y, items)
         )

@@ -33,19 +33,19 @@ from renderer.city_heroes.layout import (
     WORK_FILL,
     Draw,
     Symbol,
-    _badge,
-    _badge_width,
-    _building_name,
-    _canvas,
-    _catalogue,
-    _disc,
-    _game,
-    _hatch,
-    _level,
-    _paragraph,
-    _sheet,
-    _text,
-    _width,
+    as_city_heroes,
+    badge_width,
+    building_level,
+    building_name,
+    canvas_of,
+    draw_badge,
+    draw_disc,
+    draw_label,
+    hatch,
+    new_sheet,
+    paragraph,
+    static_names,
+    width_of,
 )
 from rules.core import View
 
@@ -76,21 +76,21 @@ def _swatch(fill: Color, outline: Color = EDGE, width: int = 1) -> Symbol:
 
 def _badge_symbol(text: str, fill: Color, ink: Color) -> Symbol:
     def paint(draw: Draw, x: int, y: int) -> int:
-        width = _badge_width(text)
-        _badge(draw, (x + width / 2, y + ROW / 2 - 2), text, fill, ink)
+        width = badge_width(text)
+        draw_badge(draw, (x + width / 2, y + ROW / 2 - 2), text, fill, ink)
         return width
 
     return paint
 
 
 def _disc_symbol(resource: str) -> Symbol:
-    return lambda draw, x, y: _disc(draw, (x + 15, y + ROW / 2 - 2), resource)
+    return lambda draw, x, y: draw_disc(draw, (x + 15, y + ROW / 2 - 2), resource)
 
 
 def _text_symbol(text: str) -> Symbol:
     def paint(draw: Draw, x: int, y: int) -> int:
-        _text(draw, (x, y + 2), text, SMALL, bold=True)
-        return _width(text, SMALL, True)
+        draw_label(draw, (x, y + 2), text, SMALL, bold=True)
+        return width_of(text, SMALL, True)
 
     return paint
 
@@ -98,7 +98,7 @@ def _text_symbol(text: str) -> Symbol:
 def _hatch_symbol(draw: Draw, x: int, y: int) -> int:
     box = [(x, y + 3), (x + 40, y + 3), (x + 40, y + ROW - 6), (x, y + ROW - 6)]
     draw.polygon(box, fill=PLAIN)
-    _hatch(_canvas(draw), box)
+    hatch(canvas_of(draw), box)
     return 40
 
 
@@ -145,8 +145,8 @@ def _legend(sheet: Sheet) -> None:
                 x += symbol(draw, x, top) + 10
                 if meaning:
                     text = ellipsize(meaning, RIGHT - x, SMALL)
-                    _text(draw, (x, top + 2), text, SMALL)
-                    x += _width(text, SMALL) + 24
+                    draw_label(draw, (x, top + 2), text, SMALL)
+                    x += width_of(text, SMALL) + 24
 
     sheet.block(len(rows) * ROW + 8, paint)
 
@@ -160,17 +160,17 @@ STRIP_WORDS = (
 
 def render_key(view: View) -> bytes:
     """Every symbol, colour and building code on the pictures."""
-    _game(view)
+    as_city_heroes(view)
     return _key_png()
 
 
 @cache
 def _key_png() -> bytes:
     """The key depends on no view, so it is drawn once."""
-    sheet = _sheet()
+    sheet = new_sheet()
     sheet.title("City Heroes · key")
     _legend(sheet)
-    _paragraph(sheet, STRIP_WORDS, size=SMALL, color=Palette.muted)
+    paragraph(sheet, STRIP_WORDS, size=SMALL, color=Palette.muted)
     sheet.heading("Building and public work codes")
     entries = sorted(CODES.items(), key=lambda item: item[1].lower())
     half = math.ceil(len(entries) / 2)
@@ -180,12 +180,12 @@ def _key_png() -> bytes:
         for index, (key, code) in enumerate(entries):
             x = LEFT + (index // half) * column
             top = y + (index % half) * ROW
-            is_work = key in _catalogue()[1]
-            fill, ink = WORK_FILL if is_work else LEVEL_FILL.get(_level(key), LEVEL_FILL[1])
-            width = _badge_width(code)
-            _badge(draw, (x + width / 2, top + ROW / 2 - 2), code, fill, ink)
-            name = _catalogue()[1].get(key) if is_work else _building_name(key)
-            _text(draw, (x + 50, top + 2), ellipsize(name or key, column - 58, SMALL), SMALL)
+            is_work = key in static_names()[1]
+            fill, ink = WORK_FILL if is_work else LEVEL_FILL.get(building_level(key), LEVEL_FILL[1])
+            width = badge_width(code)
+            draw_badge(draw, (x + width / 2, top + ROW / 2 - 2), code, fill, ink)
+            name = static_names()[1].get(key) if is_work else building_name(key)
+            draw_label(draw, (x + 50, top + 2), ellipsize(name or key, column - 58, SMALL), SMALL)
 
     sheet.block(half * ROW + 8, codes)
     return to_png(sheet.image())

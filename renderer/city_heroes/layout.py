@@ -133,7 +133,7 @@ PHASES = {"expansion": "Expansion", "construction": "Construction", "interaction
 
 # ---- static data: names and levels ------------------------------------------------------------
 @cache
-def _catalogue() -> tuple[dict[str, tuple[str, int]], dict[str, str]]:
+def static_names() -> tuple[dict[str, tuple[str, int]], dict[str, str]]:
     """Building id -> (name, level), public work id -> name, from the game's data files."""
     try:
         from rules.city_heroes.data import catalogue
@@ -153,30 +153,30 @@ def _code(key: str) -> str:
     return "".join(part[:1].upper() for part in key.split("-"))[:2] or "?"
 
 
-def _building_name(key: str) -> str:
-    return _catalogue()[0].get(key, (key.replace("-", " ").title(), 1))[0]
+def building_name(key: str) -> str:
+    return static_names()[0].get(key, (key.replace("-", " ").title(), 1))[0]
 
 
-def _level(key: str) -> int:
-    return _catalogue()[0].get(key, ("", 1))[1]
+def building_level(key: str) -> int:
+    return static_names()[0].get(key, ("", 1))[1]
 
 
-def _work_name(view: CityHeroesView, key: str) -> str:
-    return view.works.get(key) or _catalogue()[1].get(key) or key.replace("-", " ").title()
+def work_name(view: CityHeroesView, key: str) -> str:
+    return view.works.get(key) or static_names()[1].get(key) or key.replace("-", " ").title()
 
 
 # ---- small drawing helpers ----------------------------------------------------------------------
-def _tint(color: Color, amount: float) -> Color:
+def tint(color: Color, amount: float) -> Color:
     """`color` mixed with white (0 = color, 1 = white)."""
     return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=4096)
-def _width(text: str, size: int, bold: bool = False) -> int:
+def width_of(text: str, size: int, bold: bool = False) -> int:
     return text_width(text, size, bold=bold)
 
 
-def _text(
+def draw_label(
     draw: Draw,
     xy: tuple[float, float],
     text: str,
@@ -189,23 +189,23 @@ def _text(
     draw_text(draw, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
 
 
-def _name(name: str, size: int, *, bold: bool = False) -> str:
+def name_in_text(name: str, size: int, *, bold: bool = False) -> str:
     """A player's name inside a line of text at `size`: fitted to NAME_WIDTH."""
     return player_name(name, NAME_WIDTH, size, bold=bold)
 
 
-def _canvas(draw: Draw) -> Image.Image:
+def canvas_of(draw: Draw) -> Image.Image:
     return draw._image  # type: ignore[attr-defined,no-any-return]
 
 
 def _stamp(draw: Draw, sprite: Image.Image, left: float, top: float) -> None:
-    _canvas(draw).paste(sprite, (round(left), round(top)), sprite)
+    canvas_of(draw).paste(sprite, (round(left), round(top)), sprite)
 
 
 @lru_cache(maxsize=2048)
 def _badge_sprite(text: str, fill: Color, ink: Color, outline: Color) -> Image.Image:
     """A rounded badge with `text` at the smallest size: the sprites recur on every map."""
-    width, height = _badge_width(text), line_height(SMALL)
+    width, height = badge_width(text), line_height(SMALL)
     sprite = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
     draw.rounded_rectangle((0, 0, width, height), radius=6, fill=fill, outline=outline, width=2)
@@ -213,11 +213,11 @@ def _badge_sprite(text: str, fill: Color, ink: Color, outline: Color) -> Image.I
     return sprite
 
 
-def _badge_width(text: str) -> int:
-    return _width(text, SMALL, True) + 8
+def badge_width(text: str) -> int:
+    return width_of(text, SMALL, True) + 8
 
 
-def _badge(
+def draw_badge(
     draw: Draw, center: tuple[float, float], text: str, fill: Color, ink: Color, outline: Color = Palette.ink
 ) -> None:
     sprite = _badge_sprite(text, fill, ink, outline)
@@ -228,10 +228,10 @@ def _badges(
     draw: Draw, center: tuple[float, float], items: Sequence[tuple[str, Color, Color]], gap: int = 3
 ) -> None:
     """Badges in a row centred on `center`."""
-    widths = [_badge_width(text) for text, _, _ in items]
+    widths = [badge_width(text) for text, _, _ in items]
     x = center[0] - (sum(widths) + gap * (len(widths) - 1)) / 2
     for (text, fill, ink), width in zip(items, widths, strict=True):
-        _badge(draw, (x + width / 2, center[1]), text, fill, ink)
+        draw_badge(draw, (x + width / 2, center[1]), text, fill, ink)
         x += width + gap
 
 
@@ -246,11 +246,11 @@ def _disc_sprite(letter: str, fill: Color, ink: Color) -> Image.Image:
     return sprite
 
 
-def _disc(draw: Draw, center: tuple[float, float], resource: str, faded: bool = False) -> int:
+def draw_disc(draw: Draw, center: tuple[float, float], resource: str, faded: bool = False) -> int:
     """The resource's disc centred on `center`; returns its width."""
     _, letter, fill, ink = RESOURCES.get(resource, (resource, resource[:1].upper(), WHITE, Palette.ink))
     if faded:
-        fill, ink = _tint(fill, FADED), _tint(ink, 0.3)
+        fill, ink = tint(fill, FADED), tint(ink, 0.3)
     sprite = _disc_sprite(letter, fill, ink)
     _stamp(draw, sprite, center[0] - sprite.width / 2, center[1] - sprite.height / 2)
     return sprite.width
@@ -258,7 +258,7 @@ def _disc(draw: Draw, center: tuple[float, float], resource: str, faded: bool = 
 
 @lru_cache(maxsize=1024)
 def _pill_sprite(text: str, fill: Color, ink: Color) -> Image.Image:
-    width = _width(text, SMALL, True) + SMALL
+    width = width_of(text, SMALL, True) + SMALL
     height = line_height(SMALL) + 2
     sprite = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
@@ -267,7 +267,7 @@ def _pill_sprite(text: str, fill: Color, ink: Color) -> Image.Image:
     return sprite
 
 
-def _pill(draw: Draw, x: float, y: float, text: str, fill: Color, ink: Color = WHITE) -> int:
+def draw_pill(draw: Draw, x: float, y: float, text: str, fill: Color, ink: Color = WHITE) -> int:
     """A rounded label at (x, y); returns its width so pills can be laid in a row."""
     sprite = _pill_sprite(text, fill, ink)
     _stamp(draw, sprite, x, y)
@@ -279,7 +279,7 @@ def _chip_text(label: str, count: int) -> str:
     return label if count < 0 else f"{label} {count}"
 
 
-def _chips(
+def draw_chips(
     draw: Draw, x: int, y: int, items: Sequence[tuple[str, int, Color, Color]], right: int = RIGHT
 ) -> int:
     """`label count` pills in rows from (x, y), wrapping at `right` (zero counts faded); returns the
@@ -288,27 +288,27 @@ def _chips(
     step = line_height(SMALL) + 8
     for label, count, fill, ink in items:
         if count == 0:
-            fill, ink = _tint(fill, 0.75), Palette.muted
+            fill, ink = tint(fill, 0.75), Palette.muted
         text = _chip_text(label, count)
-        width = _width(text, SMALL, True) + SMALL
+        width = width_of(text, SMALL, True) + SMALL
         if x + width > right and x > left:
             x, top = left, top + step
-        x += _pill(draw, x, top, text, fill, ink) + 8
+        x += draw_pill(draw, x, top, text, fill, ink) + 8
     return top - y + step
 
 
-def _chip_rows(items: Sequence[tuple[str, int, Color, Color]], x: int, right: int = RIGHT) -> int:
-    """How many rows `_chips` takes for `items` from `x`."""
+def chip_row_count(items: Sequence[tuple[str, int, Color, Color]], x: int, right: int = RIGHT) -> int:
+    """How many rows `draw_chips` takes for `items` from `x`."""
     rows, at = 1, x
     for label, count, _, _ in items:
-        width = _width(_chip_text(label, count), SMALL, True) + SMALL + 8
+        width = width_of(_chip_text(label, count), SMALL, True) + SMALL + 8
         if at + width - 8 > right and at > x:
             rows, at = rows + 1, x
         at += width
     return rows
 
 
-def _state(view: CityHeroesView, seat: SeatView) -> tuple[str, Color]:
+def seat_state(view: CityHeroesView, seat: SeatView) -> tuple[str, Color]:
     """The guide's Active / Waiting / Passed."""
     if view.finished:
         return "Done", Palette.muted
@@ -319,7 +319,7 @@ def _state(view: CityHeroesView, seat: SeatView) -> tuple[str, Color]:
     return "Waiting", (70, 70, 80)
 
 
-def _paragraph(
+def paragraph(
     sheet: Sheet, text: str, size: int = SMALL, *, color: Color = Palette.ink, bold: bool = False
 ) -> None:
     """Wrapped text."""
@@ -327,32 +327,33 @@ def _paragraph(
 
     def paint(draw: Draw, y: int) -> None:
         for index, line in enumerate(lines):
-            _text(draw, (LEFT, y + index * line_height(size)), line, size, bold=bold, fill=color)
+            draw_label(draw, (LEFT, y + index * line_height(size)), line, size, bold=bold, fill=color)
 
     sheet.block(len(lines) * line_height(size) + 6, paint)
 
 
-def _sheet(marks: frozenset[str] = frozenset()) -> Sheet:
+def new_sheet(marks: frozenset[str] = frozenset()) -> Sheet:
     return Sheet(width=WIDTH, changed=marks)
 
 
 # ---- header lines -------------------------------------------------------------------------------
-def _status(view: CityHeroesView) -> str:
+def status_line(view: CityHeroesView) -> str:
     if view.finished:
         return "Game over"
     return f"Turn {view.turn}/{view.turns} · {PHASES.get(view.phase, view.phase.title())}"
 
 
-def _footer(sheet: Sheet) -> None:
+def draw_footer(sheet: Sheet) -> None:
     text = "Key: /board section:key · goods, workers: section:cities"
     text = ellipsize(text, INNER, SMALL)
     sheet.block(
-        line_height(SMALL) + 2, lambda draw, y: _text(draw, (LEFT, y + 2), text, SMALL, fill=Palette.muted)
+        line_height(SMALL) + 2,
+        lambda draw, y: draw_label(draw, (LEFT, y + 2), text, SMALL, fill=Palette.muted),
     )
 
 
 # ---- the map ------------------------------------------------------------------------------------
-class _Geometry:
+class Geometry:
     """Pointy-top hexes in axial coordinates, `s` px from centre to corner, centred on the sheet."""
 
     def __init__(self, radius: int, s: float, width: int = WIDTH) -> None:
@@ -363,7 +364,7 @@ class _Geometry:
         self.radius = radius
 
     @classmethod
-    def fitting(cls, radius: int, height: int, width: int = WIDTH) -> _Geometry:
+    def fitting(cls, radius: int, height: int, width: int = WIDTH) -> Geometry:
         """The largest map no wider than `width` (less a margin) and no taller than `height`."""
         across = 2 * radius + 1
         by_width = (width - 32) / across / math.sqrt(3)
@@ -384,7 +385,7 @@ _COS = [math.cos(math.radians(60 * k - 90)) for k in range(6)]
 _SIN = [math.sin(math.radians(60 * k - 90)) for k in range(6)]
 
 
-def _hatch(image: Image.Image, polygon: list[tuple[float, float]]) -> None:
+def hatch(image: Image.Image, polygon: list[tuple[float, float]]) -> None:
     """Red diagonal stripes inside `polygon` (a pillaged tile)."""
     xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
     x0, y0, x1, y1 = int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1
@@ -398,10 +399,10 @@ def _hatch(image: Image.Image, polygon: list[tuple[float, float]]) -> None:
     image.paste(PILLAGE, (x0, y0, x1, y1), ImageChops.multiply(mask, clip))
 
 
-def _map(
+def draw_map(
     sheet: Sheet,
     view: CityHeroesView,
-    geo: _Geometry,
+    geo: Geometry,
     *,
     prices: dict[int, int] | None = None,
     budget: int = 0,
@@ -414,7 +415,7 @@ def _map(
     band = max(6, round(geo.s * 0.15))
 
     def paint(draw: Draw, y: int) -> None:
-        image = _canvas(draw)
+        image = canvas_of(draw)
         s = geo.s
         changed: list[tuple[float, float]] = []
         for tile in view.tiles:
@@ -423,7 +424,7 @@ def _map(
             buyable = prices is not None and tile.id in prices and prices[tile.id] <= budget
             faded = prices is not None and not buyable and (buyer is None or tile.owner != buyer)
             if faded:
-                terrain = _tint(terrain, FADED)
+                terrain = tint(terrain, FADED)
             outer = geo.corners(center, s - 1.5)
             inner = geo.corners(center, s - 1.5 - band)
             if buyable:
@@ -432,12 +433,12 @@ def _map(
                 draw.polygon(inner, fill=terrain)
             elif tile.owner is not None:
                 color = Palette.seat(tile.owner)
-                draw.polygon(outer, fill=_tint(color, FADED) if faded else color)
+                draw.polygon(outer, fill=tint(color, FADED) if faded else color)
                 draw.polygon(inner, fill=terrain)
             else:
                 draw.polygon(outer, fill=terrain, outline=EDGE, width=2)
             if tile.pillaged:
-                _hatch(image, inner)
+                hatch(image, inner)
             _tile_content(draw, tile, center, s, faded)
             if prices is not None and tile.id in prices:
                 _coin(draw, (center[0], center[1] + 0.52 * s), prices[tile.id], buyable)
@@ -455,13 +456,13 @@ def _tile_items(tile: TileView, faded: bool) -> list[tuple[str, Color, Color]]:
     items: list[tuple[str, Color, Color]] = []
     for key in (tile.house if tile.house != "house" else None, tile.building):
         if key:
-            fill, ink = LEVEL_FILL.get(_level(key), LEVEL_FILL[1])
+            fill, ink = LEVEL_FILL.get(building_level(key), LEVEL_FILL[1])
             items.append((_code(key), fill, ink))
     if tile.work:
         fill, ink = WORK_DONE if tile.stages >= tile.stages_needed else WORK_FILL
         items.append((_code(tile.work), fill, ink))
     if faded:
-        items = [(text, _tint(fill, FADED), _tint(ink, 0.3)) for text, fill, ink in items]
+        items = [(text, tint(fill, FADED), tint(ink, 0.3)) for text, fill, ink in items]
     return items
 
 
@@ -471,14 +472,14 @@ def _tile_content(draw: Draw, tile: TileView, center: tuple[float, float], s: fl
     top, bottom = y - 0.53 * s, y + 0.5 * s
     ink = Palette.bad if tile.pillaged else Palette.ink
     if faded:
-        ink = _tint(ink, 0.35)
+        ink = tint(ink, 0.35)
     number = str(tile.id)
     disc = line_height(SMALL) + 2 if tile.resource else 0
-    width = _width(number, SMALL, True) + (disc + 3 if disc else 0)
+    width = width_of(number, SMALL, True) + (disc + 3 if disc else 0)
     left = x - width / 2
-    _text(draw, (left, top + 1), number, SMALL, bold=True, fill=ink, anchor="lm")
+    draw_label(draw, (left, top + 1), number, SMALL, bold=True, fill=ink, anchor="lm")
     if tile.resource:
-        _disc(draw, (left + width - disc / 2, top), tile.resource, faded)
+        draw_disc(draw, (left + width - disc / 2, top), tile.resource, faded)
     items = _tile_items(tile, faded)
     if items:
         _badges(draw, (x, y + 0.02 * s), items)
@@ -492,25 +493,25 @@ def _tile_content(draw: Draw, tile: TileView, center: tuple[float, float], s: fl
             marks.append((f"{SWORD}{count}", fill, WHITE))
     if marks:
         if faded:
-            marks = [(text, _tint(fill, FADED), ink) for text, fill, ink in marks]
+            marks = [(text, tint(fill, FADED), ink) for text, fill, ink in marks]
         _badges(draw, (x, bottom), marks, gap=2)
 
 
 def _coin(draw: Draw, center: tuple[float, float], price: int, affordable: bool) -> None:
     x, y = center
     text = "free" if price == 0 else str(price)
-    radius = max(16, _width(text, SMALL, True) // 2 + 7)
+    radius = max(16, width_of(text, SMALL, True) // 2 + 7)
     fill, edge, ink = (
         (COIN, COIN_EDGE, Palette.ink) if affordable else ((206, 206, 210), (130, 130, 136), (80, 80, 86))
     )
     draw.ellipse((x - radius, y - 16, x + radius, y + 16), fill=fill, outline=edge, width=3)
-    _text(draw, (x, y + 1), text, SMALL, bold=True, fill=ink, anchor="mm")
+    draw_label(draw, (x, y + 1), text, SMALL, bold=True, fill=ink, anchor="mm")
 
 
-def _fitted_map(sheet: Sheet, view: CityHeroesView, below: int = 0) -> None:
+def fitted_map(sheet: Sheet, view: CityHeroesView, below: int = 0) -> None:
     """The map scaled into what is left of `MAX_HEIGHT` once `below` px more are added after it."""
     room = MAX_HEIGHT - sheet.used - below
-    _map(sheet, view, _Geometry.fitting(view.radius, room))
+    draw_map(sheet, view, Geometry.fitting(view.radius, room))
 
 
 Symbol = Callable[[Draw, int, int], int]
@@ -518,6 +519,6 @@ Symbol = Callable[[Draw, int, int], int]
 
 
 # ---- entry points -------------------------------------------------------------------------------
-def _game(view: View) -> CityHeroesView:
+def as_city_heroes(view: View) -> CityHeroesView:
     assert isinstance(view, CityHeroesView), "renderer.city_heroes draws City Heroes views"
     return view

@@ -7,7 +7,7 @@ from renderer.canvas import (
     player_name,
 )
 from renderer.changes import BANNER_SIZE, Changes, change
-from renderer.city_heroes.layout import RESOURCES, _building_name, _game, _status, _work_name
+from renderer.city_heroes.layout import RESOURCES, as_city_heroes, building_name, status_line, work_name
 from rules.city_heroes.view import CityHeroesView, SeatView, TileView
 from rules.core import View
 
@@ -15,12 +15,12 @@ from rules.core import View
 # ---- what changed -------------------------------------------------------------------------------
 def changes(old: View, new: View) -> Changes:
     """The tiles and score-strip cells that differ between two views, and the same in words."""
-    before, after = _game(old), _game(new)
+    before, after = as_city_heroes(old), as_city_heroes(new)
     marks: set[str] = set()
     lines: list[str] = []
     if (before.turn, before.phase) != (after.turn, after.phase):
         marks.add("phase")
-        lines.append(change("Now", _status(before), _status(after)))
+        lines.append(change("Now", status_line(before), status_line(after)))
     if before.prestige != after.prestige:
         marks.add("prestige")
         lines.append(change("City prestige", before.prestige, after.prestige))
@@ -80,9 +80,9 @@ def _tile_lines(view: CityHeroesView, old: TileView, new: TileView) -> list[str]
         )
     for key_old, key_new in ((old.house, new.house), (old.building, new.building)):
         if key_new and key_new != key_old and key_new != "house":
-            lines.append(f"{where}: {_building_name(key_new)} built.")
+            lines.append(f"{where}: {building_name(key_new)} built.")
     if new.work and (old.work != new.work or old.stages != new.stages):
-        lines.append(f"{where}: {_work_name(view, new.work)} {new.stages}/{new.stages_needed} stages.")
+        lines.append(f"{where}: {work_name(view, new.work)} {new.stages}/{new.stages_needed} stages.")
     if old.garrison != new.garrison or old.spent != new.spent:
         lines.append(
             change(f"{where} garrison", old.garrison, new.garrison)

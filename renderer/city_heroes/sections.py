@@ -12,7 +12,7 @@ from renderer.canvas import (
     with_names,
     wrap,
 )
-from renderer.city_heroes.hand import _stock_items
+from renderer.city_heroes.hand import stock_items
 from renderer.city_heroes.key import render_key
 from renderer.city_heroes.layout import (
     BODY,
@@ -22,21 +22,21 @@ from renderer.city_heroes.layout import (
     RIGHT,
     SMALL,
     Draw,
-    _building_name,
-    _chip_rows,
-    _chips,
-    _game,
-    _Geometry,
-    _map,
-    _name,
-    _paragraph,
-    _pill,
-    _sheet,
-    _state,
-    _status,
-    _text,
-    _width,
-    _work_name,
+    Geometry,
+    as_city_heroes,
+    building_name,
+    chip_row_count,
+    draw_chips,
+    draw_label,
+    draw_map,
+    draw_pill,
+    name_in_text,
+    new_sheet,
+    paragraph,
+    seat_state,
+    status_line,
+    width_of,
+    work_name,
 )
 from renderer.registry import Overlay
 from rules import words
@@ -54,9 +54,9 @@ def _buildings(view: CityHeroesView, seat: int) -> str:
             continue
         for key in (tile.house if tile.house != "house" else None, tile.building):
             if key:
-                where.setdefault(_building_name(key), []).append(f"T{tile.id}")
+                where.setdefault(building_name(key), []).append(f"T{tile.id}")
         if tile.work:
-            name = f"{_work_name(view, tile.work)} {tile.stages}/{tile.stages_needed}"
+            name = f"{work_name(view, tile.work)} {tile.stages}/{tile.stages_needed}"
             where.setdefault(name, []).append(f"T{tile.id}")
     return ", ".join(f"{name} {' '.join(tiles)}" for name, tiles in where.items()) or "only Houses"
 
@@ -64,17 +64,17 @@ def _buildings(view: CityHeroesView, seat: int) -> str:
 def _city_panel(sheet: Sheet, view: CityHeroesView, seat: SeatView) -> None:
     """A city's full panel: state, workers by pool, ducats, influence, tokens, stock and buildings."""
     color = Palette.seat(seat.seat)
-    state, state_color = _state(view, seat)
+    state, state_color = seat_state(view, seat)
     facts = (
         f"Workers {seat.workers}: Ready {seat.ready}, Busy {seat.busy}, Idle {seat.idle} · Ducats {seat.ducats}"
         f" · Influence {seat.influence} · Score now {seat.score} · Tiles {seat.tiles}"
         + (f" · Pillage tokens {seat.pillage_tokens}" if seat.pillage_tokens else "")
     )
     fact_lines = wrap(facts, INNER - 20, SMALL)
-    naturals, goods = _stock_items(seat)
+    naturals, goods = stock_items(seat)
     naturals = naturals[1:]  # the ducats are in the facts line
     building_lines = wrap("Buildings: " + _buildings(view, seat.seat), INNER - 20, SMALL)[:4]
-    chip_rows = _chip_rows(naturals, LEFT + 20) + _chip_rows(goods, LEFT + 20)
+    chip_rows = chip_row_count(naturals, LEFT + 20) + chip_row_count(goods, LEFT + 20)
     step = line_height(SMALL) + 8
     height = (
         line_height(LARGE)
@@ -92,19 +92,19 @@ def _city_panel(sheet: Sheet, view: CityHeroesView, seat: SeatView) -> None:
         )
         draw.rectangle((LEFT - 6, y + 8, LEFT, y + height - 16), fill=color)
         x = LEFT + 12
-        state_width = _width(state, SMALL, True) + SMALL
+        state_width = width_of(state, SMALL, True) + SMALL
         name, size = fit_name(seat.name, INNER - state_width - 40, LARGE, bold=True, minimum=SMALL)
-        _text(draw, (x, y + 6), name, size, bold=True)
-        _pill(draw, x + _width(name, size, True) + 12, y + 8, state, state_color)
+        draw_label(draw, (x, y + 6), name, size, bold=True)
+        draw_pill(draw, x + width_of(name, size, True) + 12, y + 8, state, state_color)
         top = y + line_height(LARGE) + 8
         for line in fact_lines:
-            _text(draw, (x, top), line, SMALL)
+            draw_label(draw, (x, top), line, SMALL)
             top += line_height(SMALL)
         top += 6
-        top += _chips(draw, LEFT + 20, top, naturals)
-        top += _chips(draw, LEFT + 20, top, goods)
+        top += draw_chips(draw, LEFT + 20, top, naturals)
+        top += draw_chips(draw, LEFT + 20, top, goods)
         for line in building_lines:
-            _text(draw, (x, top), line, SMALL, fill=Palette.muted)
+            draw_label(draw, (x, top), line, SMALL, fill=Palette.muted)
             top += line_height(SMALL)
 
     sheet.block(height, paint)
@@ -112,9 +112,9 @@ def _city_panel(sheet: Sheet, view: CityHeroesView, seat: SeatView) -> None:
 
 def render_cities(view: View) -> bytes:
     """Every city's full panel: what the turn picture's score strip leaves out."""
-    game = _game(view)
-    sheet = _sheet()
-    sheet.title("City Heroes · cities", subtitle=_status(game))
+    game = as_city_heroes(view)
+    sheet = new_sheet()
+    sheet.title("City Heroes · cities", subtitle=status_line(game))
     for seat in game.seats:
         _city_panel(sheet, game, seat)
     return to_png(sheet.image())
@@ -145,32 +145,32 @@ def _distance(a: TileView, b: TileView) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-def _full_map(view: CityHeroesView) -> _Geometry:
+def _full_map(view: CityHeroesView) -> Geometry:
     """The map as wide as the sheet allows: sections may be taller than a phone screen."""
-    return _Geometry.fitting(view.radius, 10_000)
+    return Geometry.fitting(view.radius, 10_000)
 
 
 def render_buyable(view: View, seat: int | None = None) -> bytes:
     """The map with the tiles `seat` (default: the view's seat, else the acting player) could buy now."""
-    game = _game(view)
+    game = as_city_heroes(view)
     if seat is None:
         seat = game.seat if game.seat is not None else game.current
-    sheet = _sheet()
+    sheet = new_sheet()
     headline = with_names(game.headline, game.players, 24)
     if seat is None or not 0 <= seat < len(game.seats):
         sheet.title("City Heroes · tiles for sale", subtitle=headline)
-        _paragraph(sheet, "Nobody is buying: the game is over.", size=BODY, bold=True)
-        _map(sheet, game, _full_map(game))
+        paragraph(sheet, "Nobody is buying: the game is over.", size=BODY, bold=True)
+        draw_map(sheet, game, _full_map(game))
         return to_png(sheet.image())
     player = game.seats[seat]
     prices = buy_prices(game, seat)
     affordable = {tile: price for tile, price in prices.items() if price <= player.ducats}
-    name = _name(player.name, BODY, bold=True)
-    sheet.title(f"City Heroes · tiles {_name(player.name, 40)} can buy", subtitle=headline)
+    name = name_in_text(player.name, BODY, bold=True)
+    sheet.title(f"City Heroes · tiles {name_in_text(player.name, 40)} can buy", subtitle=headline)
     for text, color in _buy_notes(game, seat, prices, affordable):
-        _paragraph(sheet, text.format(name=name), size=BODY, bold=True, color=color)
-    _map(sheet, game, _full_map(game), prices=prices, budget=player.ducats, buyer=seat)
-    _paragraph(
+        paragraph(sheet, text.format(name=name), size=BODY, bold=True, color=color)
+    draw_map(sheet, game, _full_map(game), prices=prices, budget=player.ducats, buyer=seat)
+    paragraph(
         sheet,
         "Yellow outline + gold coin: a tile this player can buy now, at that price in ducats; grey coin: "
         "the price is more than they have; faded: not for sale to them. Symbols: /board section:key.",

@@ -28,15 +28,15 @@ from renderer.city_heroes.layout import (
     ROW,
     SMALL,
     Draw,
-    _fitted_map,
-    _footer,
-    _game,
-    _name,
-    _sheet,
-    _status,
-    _text,
-    _tint,
-    _width,
+    as_city_heroes,
+    draw_footer,
+    draw_label,
+    fitted_map,
+    name_in_text,
+    new_sheet,
+    status_line,
+    tint,
+    width_of,
 )
 from rules.city_heroes.view import CityHeroesView, SeatView
 from rules.core import View
@@ -44,23 +44,25 @@ from rules.core import View
 
 def _header(sheet: Sheet, view: CityHeroesView) -> None:
     """One line: the turn and phase, then who acts in their colour."""
-    status = _status(view)
+    status = status_line(view)
 
     def paint(draw: Draw, y: int) -> None:
-        _text(draw, (LEFT, y), status, LARGE, bold=True)
-        sheet.mark("phase", (LEFT - 4, y - 2, LEFT + _width(status, LARGE, True) + 4, y + line_height(LARGE)))
+        draw_label(draw, (LEFT, y), status, LARGE, bold=True)
+        sheet.mark(
+            "phase", (LEFT - 4, y - 2, LEFT + width_of(status, LARGE, True) + 4, y + line_height(LARGE))
+        )
         acting = list(view.to_act)
         if not acting or view.finished:
             return
-        x = LEFT + _width(status, LARGE, True) + 18
+        x = LEFT + width_of(status, LARGE, True) + 18
         room = RIGHT - x - 30
         suffix = " to act"
-        share = (room - _width(suffix, BODY, True)) // len(acting) - _width(", ", BODY, True)
+        share = (room - width_of(suffix, BODY, True)) // len(acting) - width_of(", ", BODY, True)
         names = ", ".join(player_name(view.players[seat], max(share, 20), BODY, bold=True) for seat in acting)
         label = ellipsize(names + suffix, room, BODY, bold=True)
         mid = y + line_height(LARGE) // 2
         seat_dot(draw, (x + 11, mid), acting[0])
-        _text(draw, (x + 28, mid), label, BODY, bold=True, fill=Palette.seat(acting[0]), anchor="lm")
+        draw_label(draw, (x + 28, mid), label, BODY, bold=True, fill=Palette.seat(acting[0]), anchor="lm")
 
     sheet.block(line_height(LARGE) + 6, paint)
 
@@ -84,14 +86,14 @@ def _prestige(sheet: Sheet, view: CityHeroesView) -> None:
         for text, color, bold, key in parts:
             if not text:
                 continue
-            _text(draw, (x, y), text, BODY, bold=bold, fill=color)
-            width = _width(text, BODY, bold)
+            draw_label(draw, (x, y), text, BODY, bold=bold, fill=color)
+            width = width_of(text, BODY, bold)
             if key:
                 sheet.mark(key, (x - 4, y - 2, x + width + 4, y + line_height(BODY)))
             x += width
         room = RIGHT - x - 12
-        if verdict and _width(verdict, SMALL, True) <= room:
-            _text(draw, (RIGHT, y + 2), verdict, SMALL, bold=True, fill=city_color, anchor="ra")
+        if verdict and width_of(verdict, SMALL, True) <= room:
+            draw_label(draw, (RIGHT, y + 2), verdict, SMALL, bold=True, fill=city_color, anchor="ra")
 
     sheet.block(line_height(BODY) + 8, paint)
 
@@ -114,26 +116,26 @@ def _strip_values(seat: SeatView) -> tuple[str, ...]:
 
 def _strip(sheet: Sheet, view: CityHeroesView) -> None:
     """One row per city with the numbers that decide the next move; the acting row is tinted."""
-    name_right = STRIP[0][1] - _width("Score", SMALL, True) - 16
+    name_right = STRIP[0][1] - width_of("Score", SMALL, True) - 16
 
     def paint(draw: Draw, y: int) -> None:
         for label, right in STRIP:
-            _text(draw, (right, y), label, SMALL, bold=True, fill=Palette.muted, anchor="ra")
+            draw_label(draw, (right, y), label, SMALL, bold=True, fill=Palette.muted, anchor="ra")
         for index, seat in enumerate(view.seats):
             top = y + ROW + index * ROW
             acting = seat.seat in view.to_act and not view.finished
             color = Palette.seat(seat.seat)
-            fill = _tint(color, 0.8) if acting else (Palette.panel if index % 2 == 0 else Palette.background)
+            fill = tint(color, 0.8) if acting else (Palette.panel if index % 2 == 0 else Palette.background)
             draw.rectangle((LEFT - 6, top, RIGHT + 6, top + ROW - 2), fill=fill)
             mid = top + ROW // 2 - 1
             seat_dot(draw, (LEFT + 11, mid), seat.seat)
             x = LEFT + 28
             if acting:
-                _text(draw, (x, mid), ACTING, SMALL, bold=True, fill=Palette.ink, anchor="lm")
-            x += _width(ACTING, SMALL, True) + 6
+                draw_label(draw, (x, mid), ACTING, SMALL, bold=True, fill=Palette.ink, anchor="lm")
+            x += width_of(ACTING, SMALL, True) + 6
             suffix = f" {PASSED}" if seat.passed and not view.finished else ""
             name, _ = fit_name(seat.name, name_right - x, SMALL, suffix=suffix, bold=True)
-            _text(
+            draw_label(
                 draw,
                 (x, mid),
                 name,
@@ -142,10 +144,10 @@ def _strip(sheet: Sheet, view: CityHeroesView) -> None:
                 fill=Palette.muted if suffix else Palette.ink,
                 anchor="lm",
             )
-            sheet.mark(f"state:{seat.seat}", (x - 4, top, x + _width(name, SMALL, True) + 4, top + ROW - 2))
+            sheet.mark(f"state:{seat.seat}", (x - 4, top, x + width_of(name, SMALL, True) + 4, top + ROW - 2))
             for (label, right), value, key in zip(STRIP, _strip_values(seat), STRIP_KEYS, strict=True):
-                _text(draw, (right, mid), value, SMALL, bold=True, anchor="rm")
-                left = right - max(_width(label, SMALL, True), _width(value, SMALL, True))
+                draw_label(draw, (right, mid), value, SMALL, bold=True, anchor="rm")
+                left = right - max(width_of(label, SMALL, True), width_of(value, SMALL, True))
                 sheet.mark(f"{key}:{seat.seat}", (left - 6, top, right + 4, top + ROW - 2))
 
     sheet.block(ROW * (1 + len(view.seats)) + 6, paint)
@@ -156,8 +158,8 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
     and a pillage being resolved."""
     lines: list[tuple[str, Color, str]] = []
     if view.proposal is not None:
-        proposer = _name(view.players[view.proposal.proposer], SMALL, bold=True)
-        partner = _name(view.players[view.proposal.partner], SMALL, bold=True)
+        proposer = name_in_text(view.players[view.proposal.proposer], SMALL, bold=True)
+        partner = name_in_text(view.players[view.proposal.partner], SMALL, bold=True)
         lines.append(
             (f"Trade offer: {proposer} → {partner}, waiting for an answer.", Palette.accent, "offer")
         )
@@ -165,8 +167,8 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
         raid = view.raid
         lines.append(
             (
-                f"{_name(view.players[raid.attacker], SMALL, bold=True)} pillages T{raid.tile} of "
-                f"{_name(view.players[raid.defender], SMALL, bold=True)}: "
+                f"{name_in_text(view.players[raid.attacker], SMALL, bold=True)} pillages T{raid.tile} of "
+                f"{name_in_text(view.players[raid.defender], SMALL, bold=True)}: "
                 f"{raid.loot} loot, {raid.casualties} casualties.",
                 Palette.bad,
                 "raid",
@@ -179,7 +181,9 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
             draw: Draw, y: int, wrapped: list[str] = wrapped, color: Color = color, key: str = key
         ) -> None:
             for index, line in enumerate(wrapped):
-                _text(draw, (LEFT, y + 6 + index * line_height(SMALL)), line, SMALL, bold=True, fill=color)
+                draw_label(
+                    draw, (LEFT, y + 6 + index * line_height(SMALL)), line, SMALL, bold=True, fill=color
+                )
             sheet.mark(key, (LEFT - 8, y, RIGHT + 8, y + len(wrapped) * line_height(SMALL) + 10))
 
         sheet.block(len(wrapped) * line_height(SMALL) + 14, paint)
@@ -187,10 +191,10 @@ def _notices(sheet: Sheet, view: CityHeroesView) -> None:
 
 def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
     """The turn picture, the final picture, or (for a seat's view) the hand picture."""
-    game = _game(view)
+    game = as_city_heroes(view)
     if game.seat is not None:
         return render_hand(game)
-    sheet = _sheet(marks)
+    sheet = new_sheet(marks)
     if game.finished:
         draw_final(sheet, game)
     else:
@@ -199,6 +203,6 @@ def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
         _strip(sheet, game)
         _notices(sheet, game)
     footer = line_height(SMALL) + 2
-    _fitted_map(sheet, game, below=footer)
-    _footer(sheet)
+    fitted_map(sheet, game, below=footer)
+    draw_footer(sheet)
     return to_png(sheet.image())
