@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import cache
 
 from renderer.canvas import (
@@ -32,7 +33,6 @@ from renderer.city_heroes.layout import (
     WORK_DONE,
     WORK_FILL,
     Draw,
-    Symbol,
     as_city_heroes,
     badge_width,
     building_level,
@@ -48,6 +48,10 @@ from renderer.city_heroes.layout import (
     width_of,
 )
 from rules.core import View
+
+Symbol = Callable[[Draw, int, int], int]
+"""Draws a symbol of the key with its left edge at x, in the row at y; returns its width."""
+
 
 KEY = (
     "Map: grey hexes are Hills, green Plains; the number is the tile (T12); a disc is its resource "

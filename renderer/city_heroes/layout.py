@@ -4,7 +4,7 @@ chips, the sheet, the footer and the hex map."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
@@ -514,11 +514,7 @@ def fitted_map(sheet: Sheet, view: CityHeroesView, below: int = 0) -> None:
     draw_map(sheet, view, Geometry.fitting(view.radius, room))
 
 
-Symbol = Callable[[Draw, int, int], int]
-"""Draws a symbol of the key with its left edge at x, in the row at y; returns its width."""
-
-
-# ---- entry points -------------------------------------------------------------------------------
+# ---- the view -----------------------------------------------------------------------------------
 def as_city_heroes(view: View) -> CityHeroesView:
     assert isinstance(view, CityHeroesView), "renderer.city_heroes draws City Heroes views"
     return view
