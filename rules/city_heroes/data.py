@@ -9,15 +9,15 @@ map generator. A bad file fails with the file, the entry and the field named.
 from __future__ import annotations
 
 import functools
-import json
 from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from rules import data as datafiles
 from rules.core import Model
+from rules.data import DataError as DataError  # re-exported: `from rules.city_heroes.data import DataError`
+from rules.data import document, entries, label, require
 
 DATA_DIR = datafiles.game_folder("city_heroes")
 
@@ -42,10 +42,6 @@ CostKey = Literal[
     "workers",
 ]
 Cost = dict[CostKey, int]
-
-
-class DataError(ValueError):
-    """A data file is wrong; the message names the file, the entry and the field."""
 
 
 class Production(Model):
@@ -221,72 +217,46 @@ class Catalogue:
         return self.buildings[building_id]
 
 
-def _first(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "entry"
-    return f"field {where}: {first['msg']}"
-
-
-def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise DataError(f"{path}: cannot be read as JSON ({error})") from None
-
-
-def _document(path: Path, model: type[Model]) -> Any:
-    try:
-        return model.model_validate(_read(path))
-    except ValidationError as error:
-        raise DataError(f"{path}: {_first(error)}") from None
-
-
-def _entries(path: Path, entries: list[dict[str, Any]], model: type[Model], kind: str) -> list[Any]:
-    out = []
-    ids: set[str] = set()
-    for index, entry in enumerate(entries):
-        who = f"{kind} {index + 1} ({entry.get('name') or entry.get('id') or 'unnamed'})"
-        try:
-            spec = model.model_validate(entry)
-        except ValidationError as error:
-            raise DataError(f"{path}: {who}: {_first(error)}") from None
-        if spec.id in ids:  # type: ignore[attr-defined]
-            raise DataError(f"{path}: {who}: field id: {spec.id!r} is used twice")  # type: ignore[attr-defined]
-        ids.add(spec.id)  # type: ignore[attr-defined]
-        out.append(spec)
-    return out
-
-
 def load_catalogue(directory: Traversable = DATA_DIR) -> Catalogue:
     path = directory / "buildings.json"
-    building_file: BuildingFile = _document(path, BuildingFile)
-    buildings: list[BuildingSpec] = _entries(path, building_file.buildings, BuildingSpec, "building")
+    building_file = document(path, BuildingFile)
+    buildings = entries(path, building_file.buildings, BuildingSpec, "building")
     known = {spec.id: spec for spec in buildings}
     paths = building_file.upgrade_paths.from_
     for target, sources in paths.items():
-        if target not in known:
-            raise DataError(f"{path}: upgrade_paths: field from.{target}: unknown building {target!r}")
+        field = f"from.{target}"
+        require(target in known, path, "upgrade_paths", field, f"unknown building {target!r}")
         for source in sources:
-            if source not in known:
-                raise DataError(f"{path}: upgrade_paths: field from.{target}: unknown building {source!r}")
-            if known[source].level != known[target].level - 1 or known[source].track != known[target].track:
-                raise DataError(
-                    f"{path}: upgrade_paths: field from.{target}: {source!r} is not one level below on the same track"
-                )
-    for spec in buildings:
-        if spec.level > 1 and spec.id not in paths:
-            raise DataError(f"{path}: building {spec.name}: field from: no upgrade path leads to it")
+            require(source in known, path, "upgrade_paths", field, f"unknown building {source!r}")
+            require(
+                known[source].level == known[target].level - 1 and known[source].track == known[target].track,
+                path,
+                "upgrade_paths",
+                field,
+                f"{source!r} is not one level below on the same track",
+            )
+    for index, spec in enumerate(buildings):
+        require(
+            spec.level == 1 or spec.id in paths,
+            path,
+            label("building", index, spec),
+            "from",
+            "no upgrade path leads to it",
+        )
     path = directory / "public_works.json"
-    work_file: WorkFile = _document(path, WorkFile)
-    works: list[WorkSpec] = _entries(path, work_file.public_works, WorkSpec, "public work")
-    rival: RivalFile = _document(directory / "rival.json", RivalFile)
-    setup: SetupFile = _document(directory / "setup.json", SetupFile)
-    for recipe in setup.crafting.recipes:
+    works = entries(path, document(path, WorkFile).public_works, WorkSpec, "public work")
+    rival = document(directory / "rival.json", RivalFile)
+    path = directory / "setup.json"
+    setup = document(path, SetupFile)
+    for index, recipe in enumerate(setup.crafting.recipes):
         for needed in recipe.needs + ([recipe.guild] if recipe.guild else []):
-            if needed not in known:
-                raise DataError(
-                    f"{directory / 'setup.json'}: recipe {recipe.good}: field needs: unknown building {needed!r}"
-                )
+            require(
+                needed in known,
+                path,
+                f"recipe {index + 1} ({recipe.good})",
+                "needs",
+                f"unknown building {needed!r}",
+            )
     return Catalogue(buildings, paths, works, rival, setup)
 
 

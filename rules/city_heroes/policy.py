@@ -46,7 +46,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules.city_heroes.data import NATURALS, catalogue
-from rules.city_heroes.state import CityHeroesView, TileView
+from rules.city_heroes.view import CityHeroesView, TileView
 from rules.core import Choice, Seat
 from rules.policy import GreedyPolicy
 

@@ -1,4 +1,4 @@
-"""State, actions and views of City Heroes: plain pydantic models, JSON round-trippable."""
+"""State and actions of City Heroes: plain pydantic models, JSON round-trippable."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from rules.core import Model, Rng, Seat, View
+from rules.core import Model, Rng, Seat
 
 Phase = Literal["expansion", "construction", "interaction", "over"]
 PHASES: tuple[str, ...] = ("expansion", "construction", "interaction")
@@ -286,105 +286,3 @@ Action = Annotated[
     | Casualty,
     Field(discriminator="kind"),
 ]
-
-
-# ---- views -----------------------------------------------------------------------------------
-class TileView(Model):
-    id: int
-    q: int
-    r: int
-    terrain: Terrain
-    resource: str | None
-    owner: Seat | None
-    house: str | None
-    building: str | None
-    mode: str | None
-    work: str | None
-    stages: int
-    stages_needed: int
-    garrison: int
-    spent: int
-    pillaged: bool
-    label: str
-    """Short building/work name for the map."""
-
-
-class RateView(Model):
-    row: str
-    resource: str
-    direction: Literal["sell", "buy"]
-    give: int
-    get: int
-    position: int
-    used: int
-    limit: int
-
-
-class SeatView(Model):
-    seat: Seat
-    name: str
-    stock: dict[str, int]
-    ducats: int
-    influence: int
-    ready: int
-    busy: int
-    idle: int
-    workers: int
-    tiles: int
-    pillage_tokens: int
-    passed: bool
-    sales_prestige: int
-    purchase_prestige: int
-    rates: list[RateView]
-    score: int
-    """Influence if the game ended now (influence + resources + goods + ducats // 3)."""
-
-
-class ProposalView(Model):
-    proposer: Seat
-    partner: Seat
-    give: dict[str, int] | None = None
-    get: dict[str, int] | None = None
-    text: str | None = None
-
-
-class RaidView(Model):
-    attacker: Seat
-    defender: Seat
-    tile: int
-    loot: int
-    casualties: int
-
-
-class ScoreLine(Model):
-    place: int
-    seat: Seat
-    name: str
-    score: int
-    influence: int
-    naturals: int
-    goods: int
-    ducats: int
-
-
-class CityHeroesView(View):
-    turn: int
-    turns: int
-    phase: Phase
-    current: Seat | None
-    acted: str | None
-    radius: int
-    tiles: list[TileView]
-    seats: list[SeatView]
-    prestige: int
-    rival_prestige: int
-    rival_growth: int
-    """What the rival gains at the next Cleanup."""
-    bank: dict[str, int]
-    bank_ducats: int
-    works: dict[str, str]
-    """Public work id -> name, for the map's labels."""
-    proposal: ProposalView | None = None
-    raid: RaidView | None = None
-    city_wins: bool | None = None
-    scoreboard: list[ScoreLine] | None = None

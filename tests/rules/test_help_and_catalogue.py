@@ -263,8 +263,8 @@ def test_iron_and_brass_every_step_has_a_topic():
 
 
 def test_city_heroes_every_phase_has_a_topic():
-    from rules.city_heroes.engine import PHASE_TOPICS
     from rules.city_heroes.state import Phase
+    from rules.city_heroes.view import PHASE_TOPICS
 
     assert set(PHASE_TOPICS) == set(get_args(Phase))
     ids = {topic.id for topic in rules_help.topics("city-heroes")}

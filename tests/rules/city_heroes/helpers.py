@@ -82,3 +82,21 @@ def keys(state: CityHeroesState, seat: int) -> list[str]:
 
 def texts(events: list) -> str:
     return "\n".join(event.text for event in events)
+
+
+def cleanup(state: CityHeroesState) -> tuple[CityHeroesState, list[Any]]:
+    """Run the Cleanup by having everyone pass the Interaction phase."""
+    state.phase = "interaction"
+    state.acted = None
+    events = []
+    for _ in range(len(state.players)):
+        state, more = play(state, state.current, {"kind": "pass"})
+        events += more
+    return state, events
+
+
+def finish_work(state: CityHeroesState, tile_id: int, work: str) -> None:
+    """Put a finished public work on a tile."""
+    tile = state.tiles[tile_id - 1]
+    tile.work = work
+    tile.stages = GAME.cat.works[work].stages
