@@ -6,7 +6,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from rules import trade
 from rules.core import Model, Rng, Seat
+from rules.trade import Accept, Cancel, Decline
+
+__all__ = ["Accept", "Cancel", "Decline"]  # the shared answers, in this game's action union
 
 Phase = Literal["expansion", "construction", "interaction", "over"]
 PHASES: tuple[str, ...] = ("expansion", "construction", "interaction")
@@ -62,11 +66,8 @@ class PlayerState(Model):
     """Lots exchanged with the rival this phase, by row."""
 
 
-class Proposal(Model):
-    proposer: Seat
-    partner: Seat
-    give: dict[str, int]
-    get: dict[str, int]
+class Proposal(trade.Proposal[dict[str, int]]):
+    """An open offer between two players (rules/trade.py): resources and ducats, by name."""
 
 
 class Raid(Model):
@@ -229,18 +230,6 @@ class Propose(Model):
     partner: Seat
     give: dict[str, int] = Field(default_factory=dict)
     get: dict[str, int] = Field(default_factory=dict)
-
-
-class Accept(Model):
-    kind: Literal["accept"] = "accept"
-
-
-class Decline(Model):
-    kind: Literal["decline"] = "decline"
-
-
-class Cancel(Model):
-    kind: Literal["cancel"] = "cancel"
 
 
 class Pillage(Model):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rules import words
+from rules import trade, words
 from rules.city_heroes.data import catalogue
 from rules.city_heroes.moves.cleanup import rival_growth
 from rules.city_heroes.moves.common import counts, goods_text, name, owned
@@ -69,12 +69,8 @@ class SeatView(Model):
     """Influence if the game ended now (influence + resources + goods + ducats // 3)."""
 
 
-class ProposalView(Model):
-    proposer: Seat
-    partner: Seat
-    give: dict[str, int] | None = None
-    get: dict[str, int] | None = None
-    text: str | None = None
+class ProposalView(trade.ProposalView[dict[str, int]]):
+    """An open offer as one seat sees it: its terms for the two parties only (rules/trade.py)."""
 
 
 class RaidView(Model):

@@ -1,17 +1,18 @@
-"""Interaction: trades between two players, the whole protocol in one place. A proposal (Propose)
-waits for the partner's Accept or Decline; the proposer may Cancel it before that. This module keeps
-the checks (`trade_problem`), the ready-made offers, the composer's form, the answer choices and the
-handling of every step."""
+"""Interaction: trades between two players on the shared protocol (rules/trade.py: one open proposal,
+the partner's Accept or Decline, the proposer's Cancel, their events and the view). This module keeps
+what is City Heroes' own: the checks (`trade_problem`), the transfer of resources and ducats, the
+words, the ready-made offers and the composer's form."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rules import trade as shared
 from rules import words
 from rules.city_heroes.choices import choice
 from rules.city_heroes.data import RESOURCES
 from rules.city_heroes.moves.common import goods_text, start
-from rules.city_heroes.state import Accept, Cancel, CityHeroesState, Decline, PlayerState, Proposal, Propose
+from rules.city_heroes.state import CityHeroesState, PlayerState, Proposal, Propose
 from rules.core import Choice, Event, RuleError, Seat, TradeForm, TradeGood, TradePartner
 
 State = CityHeroesState
@@ -54,36 +55,40 @@ def trade_problem(state: State, proposal: Proposal) -> str | None:
     return None
 
 
+def transfer(state: State, proposal: Proposal) -> None:
+    """The goods change hands both ways (checked by `trade_problem` just before)."""
+    proposer, partner = state.players[proposal.proposer], state.players[proposal.partner]
+    for giver, taker, items in ((proposer, partner, proposal.give), (partner, proposer, proposal.get)):
+        for key, count in items.items():
+            if key == "ducats":
+                giver.ducats -= count
+                taker.ducats += count
+            else:
+                giver.stock[key] -= count
+                taker.stock[key] += count
+
+
+def _acted(state: State, _proposal: Proposal) -> None:
+    state.acted = "trade"  # 'one trade per action'
+
+
+TERMS = shared.Terms(
+    problem=trade_problem,
+    transfer=transfer,
+    terms=terms,
+    cancel_label="Cancel your trade offer",
+    cancel_word="cancel",
+    cancelled="cancelled",
+    name_partner=True,
+    after=_acted,
+)
+"""How City Heroes plugs into the shared protocol (rules/trade.py): its checks, transfer and words."""
+
+
 def answer_choices(state: State, seat: Seat) -> list[Choice]:
     """While a proposal waits: the partner accepts (when it still holds) or declines; the proposer may
     cancel."""
-    proposal = state.proposal
-    assert proposal is not None
-    if seat != proposal.partner:
-        return [
-            choice(key="cancel", label="Cancel your trade offer", action={"kind": "cancel"}, group="Trade")
-        ]
-    choices = []
-    if trade_problem(state, proposal) is None:
-        choices.append(
-            choice(
-                key="accept",
-                label="Accept the trade",
-                action={"kind": "accept"},
-                group="Trade",
-                style="success",
-            )
-        )
-    choices.append(
-        choice(
-            key="decline",
-            label="Decline the trade",
-            action={"kind": "decline"},
-            group="Trade",
-            style="danger",
-        )
-    )
-    return choices
+    return shared.answer_choices(state, seat, TERMS, make=choice)
 
 
 def offer_choices(state: State, seat: Seat) -> list[Choice]:
@@ -162,99 +167,25 @@ def apply_propose(state: State, seat: Seat, action: Propose, events: list[Event]
     problem = trade_problem(state, proposal)
     if problem:
         raise RuleError(problem)
-    state.proposal = proposal
     partner = state.players[action.partner].name
-    events.append(
-        Event(
-            text=f"{player.name} offered {partner} a trade.",
-            private={
-                seat: f"You offer {goods_text(give)} for {goods_text(get)}.",
-                action.partner: f"{player.name} offers you {goods_text(give)} for your {goods_text(get)}.",
-            },
-            urgent=True,  # the partner must answer it
-        )
+    shared.propose(
+        state,
+        proposal,
+        events,
+        f"{player.name} offered {partner} a trade.",
+        {
+            seat: f"You offer {goods_text(give)} for {goods_text(get)}.",
+            action.partner: f"{player.name} offers you {goods_text(give)} for your {goods_text(get)}.",
+        },
     )
-
-
-def _cancel(state: State, proposal: Proposal, events: list[Event]) -> list[Event]:
-    proposer, partner = state.players[proposal.proposer], state.players[proposal.partner]
-    state.proposal = None
-    events.append(
-        Event(
-            text=f"{proposer.name} cancelled the trade offer to {partner.name}.",
-            private={
-                proposal.partner: f"{proposer.name} cancelled the trade offer to you "
-                f"({terms(proposal, proposal.partner)})."
-            },
-        )
-    )
-    return events
-
-
-def _decline(state: State, proposal: Proposal, events: list[Event]) -> list[Event]:
-    proposer, partner = state.players[proposal.proposer], state.players[proposal.partner]
-    state.proposal = None
-    events.append(
-        Event(
-            text=f"{partner.name} declined {proposer.name}'s trade.",
-            private={
-                proposal.proposer: f"{partner.name} declined your trade offer "
-                f"({terms(proposal, proposal.proposer)})."
-            },
-            urgent=True,  # the answer the proposer was waiting for
-        )
-    )
-    return events
-
-
-def _accept(state: State, proposal: Proposal, events: list[Event]) -> list[Event]:
-    problem = trade_problem(state, proposal)
-    if problem:
-        raise RuleError(problem)
-    proposer, partner = state.players[proposal.proposer], state.players[proposal.partner]
-    for giver, taker, items in ((proposer, partner, proposal.give), (partner, proposer, proposal.get)):
-        for key, count in items.items():
-            if key == "ducats":
-                giver.ducats -= count
-                taker.ducats += count
-            else:
-                giver.stock[key] -= count
-                taker.stock[key] += count
-    state.proposal = None
-    state.acted = "trade"
-    events.append(
-        Event(
-            text=f"{partner.name} accepted {proposer.name}'s trade.",
-            private={
-                proposal.proposer: f"{partner.name} accepted your trade offer "
-                f"({terms(proposal, proposal.proposer, done=True)}).",
-                proposal.partner: f"You accepted {proposer.name}'s trade offer "
-                f"({terms(proposal, proposal.partner, done=True)}).",
-            },
-            urgent=True,  # goods changed hands between two players
-        )
-    )
-    return events
 
 
 def answer(state: State, seat: Seat, action: Any, events: list[Event]) -> list[Event]:
     """A move while a proposal waits: the proposer's Cancel, or the partner's Accept or Decline."""
-    proposal = state.proposal
-    assert proposal is not None
-    if seat == proposal.proposer and isinstance(action, Cancel):
-        return _cancel(state, proposal, events)
-    if seat != proposal.partner or not isinstance(action, Accept | Decline):
-        if seat == proposal.partner:
-            raise RuleError("Accept or decline the trade you were offered.")
-        raise RuleError(
-            f"Wait for {state.players[proposal.partner].name} to answer your offer, or cancel it."
-        )
-    if isinstance(action, Decline):
-        return _decline(state, proposal, events)
-    return _accept(state, proposal, events)
+    return shared.answer(state, seat, action, TERMS, events)
 
 
 def refuse_stray_answer(action: Any) -> None:
     """An Accept, Decline or Cancel with no proposal waiting."""
-    if isinstance(action, Accept | Decline | Cancel):
-        raise RuleError("There is no trade offer to answer.")
+    if isinstance(action, shared.ANSWERS):
+        raise RuleError(shared.NO_OFFER)
