@@ -20,12 +20,11 @@ from __future__ import annotations
 import random
 
 from rules.city_heroes.data import RESOURCES
+from rules.city_heroes.moves.trade import TRADE_PRICE
 from rules.city_heroes.state import CityHeroesState, PlayerState
 from rules.core import Seat
 from rules.search import reseeded
 
-PRICE = 2
-"""Ducats the menu offers for one resource of the partner (the engine's TRADE_PRICE)."""
 SWAP_MOST = 3
 """The most of one holding a sampled swap moves each way."""
 
@@ -53,10 +52,10 @@ def _holdings(player: PlayerState) -> list[tuple[str, int]]:
 
 def trade_offers(proposer: PlayerState, partner: PlayerState) -> list[Terms]:
     """The trade menu's offers from the public stocks, in a fixed order: gifts of one resource, and
-    PRICE ducats for one of the partner's resources."""
+    TRADE_PRICE ducats for one of the partner's resources."""
     offers: list[Terms] = [({key: 1}, {}) for key, _ in _holdings(proposer) if key != "ducats"]
-    if proposer.ducats >= PRICE:
-        offers += [({"ducats": PRICE}, {key: 1}) for key, _ in _holdings(partner) if key != "ducats"]
+    if proposer.ducats >= TRADE_PRICE:
+        offers += [({"ducats": TRADE_PRICE}, {key: 1}) for key, _ in _holdings(partner) if key != "ducats"]
     return offers
 
 

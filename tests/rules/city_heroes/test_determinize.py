@@ -8,11 +8,12 @@ import random
 
 from rules.city_heroes import GAME
 from rules.city_heroes.determinize import determinize, trade_offers
+from rules.city_heroes.moves import trade
 from rules.city_heroes.state import CityHeroesState
 from rules.search import SearchPolicy
 from tests.support.playouts import positions
 
-from .playout import check_invariants, totals
+from .test_playouts import check_invariants, totals
 
 GAMES = ((1, 1), (5, 2), (5, 3), (3, 4))
 """(players, seed): the smallest and the largest table, and a middle one."""
@@ -62,7 +63,7 @@ def test_the_rng_and_other_players_terms_are_resampled():
             terms = {(str(w.proposal.give), str(w.proposal.get)) for w in worlds}
             assert terms != {(str(proposal.give), str(proposal.get))}
             for world in worlds:
-                assert GAME._trade_problem(world, world.proposal) is None
+                assert trade.trade_problem(world, world.proposal) is None
         for seat in (proposal.proposer, proposal.partner):
             world = determinize(state, seat, random.Random(1))
             assert (world.proposal.give, world.proposal.get) == (proposal.give, proposal.get)

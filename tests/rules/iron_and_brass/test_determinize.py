@@ -12,7 +12,7 @@ from rules.iron_and_brass.state import IronAndBrassState
 from rules.search import SearchPolicy
 from tests.support.playouts import positions
 
-from .playout import check_invariants
+from .test_playouts import check_invariants
 
 GAMES = ((1, 10), (2, 16), (5, 12))
 """(seed, board size): the smallest and the largest board, and the default one."""
