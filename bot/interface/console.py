@@ -44,6 +44,7 @@ Type as a user:  NAME> COMMAND      (users: alice, bob, carol, dave; alice is a 
   bob> click 2 on 5        press button 2 of message [5] (the number in its header), any earlier one
   bob> click Join on 5     ... by its label;   bob> select 1 3 on 5   a menu of message [5]
   bob> submit give:"2 coins, Coal Mine" get:"1 VP"   fill in the form a button opened
+  alice> /game seat player:@bob saved_seat:1    @name is a user; carol> /game import file:<out/game.json  attaches a file
 Other commands:
   #side / #table           switch channel          show     reprint this channel
   dm off dave / dm on dave close or open a user's DMs
@@ -137,12 +138,28 @@ class Console:
         await self._act(self.users[match.group(1)], match.group(2).strip())
         return True
 
+    def _resolved(self, options: dict[str, object]) -> dict[str, object]:
+        """`@bob` names a user of the console (a user option); `<path` attaches that file (a file option,
+        e.g. a saved game the bot wrote to the output folder)."""
+        out: dict[str, object] = {}
+        for key, value in options.items():
+            if isinstance(value, str) and value.startswith("@") and value[1:] in self.users:
+                value = self.users[value[1:]].id
+            elif isinstance(value, str) and value.startswith("<"):
+                path = Path(value[1:]).expanduser()
+                try:
+                    value = (path.name, path.read_bytes())
+                except OSError as error:
+                    raise ValueError(f"cannot attach {path}: {error.strerror}") from None
+            out[key] = value
+        return out
+
     async def _act(self, user: UserSession, command: str) -> None:
         channel_id = self.channels[self.channel]
         try:
             if command.startswith("/"):
                 name, options = _parse_slash(command[1:])
-                await user.slash(channel_id, name, **options)
+                await user.slash(channel_id, name, **self._resolved(options))
             elif command.startswith("complete "):
                 name, options = _parse_slash(command[len("complete ") :].lstrip("/"))
                 if not options:
