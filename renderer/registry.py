@@ -83,8 +83,9 @@ def marks_between(old: View, new: View) -> frozenset[str]:
 
 
 def symbol_key(game_id: str) -> str:
-    """The game's key to the symbols on its pictures, for the alt text ("" when it has none)."""
-    return str(getattr(_module(game_id), "KEY", ""))
+    """The game's key to the symbols on its pictures, for the alt text ("" when it has none), without a
+    "Key:" of its own: the alt text names it once."""
+    return str(getattr(_module(game_id), "KEY", "")).removeprefix("Key:").strip()
 
 
 def changes_between(old: View, new: View) -> Changes:
