@@ -120,7 +120,11 @@ class Imports(LobbyActions):
         by_user = {person.user_id: person for person in people}
         placed = {seat: user for seat, user in seat_map.items() if user in by_user}
         free = [person.user_id for person in people if person.user_id not in placed.values()]
-        lines = [f"📂 From a saved game: {len(saved.moves)} moves; it goes on where it was saved."]
+        wanted = len(player_seats(saved))
+        lines = [
+            f"📂 From a saved game: {len(saved.moves)} moves; it goes on where it was saved, with "
+            f"{wanted} {'person' if wanted == 1 else 'people'} in its seats:"
+        ]
         for index, seat in enumerate(saved.seats):
             if seat.computer:
                 taker = "🤖 the computer"

@@ -29,14 +29,16 @@ class LobbyReplies(TableBase):
         options = ", ".join(
             f"{spec.label}: {option_text(game.options.get(spec.name))}" for spec in info.options
         )
+        saved = await self.service.import_lines(game)
         lines = [
             f"🎲 **{info.name}** — new game hosted by <@{game.host_id}>",
             f"_{info.summary}_",
-            f"Players ({len(seats)}/{info.max_players}, need {info.min_players}): {players}",
+            f"Players ({len(seats)}/{info.max_players}, need {info.min_players}): {players}"
+            if not saved
+            else f"Players ({len(seats)} joined): {players}",
         ]
         if options:
             lines.append(f"Options: {options}")
-        saved = await self.service.import_lines(game)
         lines += saved or []
         lines.append("Press **Join** to take a seat. The host presses **Start** when everyone is in.")
         return "\n".join(lines), lobby_view(game.id, [] if saved else info.options, game.options)
