@@ -30,7 +30,7 @@ OPTIONS: dict[str, dict[str, int]] = {
 the guide's 10 turns for two players)."""
 
 
-class _Timed:
+class Timed:
     """Wraps a policy and records each decision's duration (ms)."""
 
     def __init__(self, policy: Policy) -> None:
@@ -62,7 +62,7 @@ class Tally:
 
 
 def run_game(game: Game, games: int, options: dict[str, int]) -> tuple[Tally, list[float]]:
-    policy = _Timed(policy_for(game.info.id))
+    policy = Timed(policy_for(game.info.id))
     tally = Tally(games=games)
     start = time.perf_counter()
     for index in range(games):

@@ -20,24 +20,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bench.machine import summary
+from bench.policies import Timed
 from rules import registry
 from rules.core import Game
 from rules.policy import Policy, play, policy_for
 from rules.search import SearchPolicy
 
 OPTIONS: dict[str, dict[str, int]] = {"iron-and-brass": {"max_rounds": 40, "board_size": 10}}
-
-
-class _Timed:
-    def __init__(self, policy: Policy) -> None:
-        self.policy = policy
-        self.times: list[float] = []
-
-    def choose(self, game, state, seat, rng, strength):  # type: ignore[no-untyped-def]
-        start = time.perf_counter()
-        choice = self.policy.choose(game, state, seat, rng, strength)
-        self.times.append((time.perf_counter() - start) * 1000)
-        return choice
 
 
 @dataclass
@@ -50,7 +39,7 @@ class Outcome:
 def _one(game_id: str, players: int, index: int, strength: int) -> Outcome:
     game = registry.get(game_id)
     mine = index % players
-    search = _Timed(SearchPolicy())
+    search = Timed(SearchPolicy())
     heuristic = policy_for(game_id)
     seats: list[Policy] = [heuristic] * players
     seats[mine] = search
@@ -114,7 +103,7 @@ def decision_times(strength: int, positions_per_game: int = 40) -> None:
     for game in registry.all_games():
         if game.info.id.startswith("test-"):
             continue
-        search = _Timed(SearchPolicy())
+        search = Timed(SearchPolicy())
         count = 0
         for players in (max(2, game.info.min_players), min(4, game.info.max_players)):
             for position in positions(game, players, 11, every=7, options=OPTIONS.get(game.info.id)):

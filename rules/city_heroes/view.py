@@ -184,21 +184,16 @@ def _seat_view(state: State, index: int, table: dict) -> SeatView:
 
 
 def _proposal_view(state: State, seat: Seat | None) -> ProposalView | None:
+    """An open offer, its terms and their sentence for the two parties only (rules/trade.py)."""
     proposal = state.proposal
-    if proposal is None:
-        return None
-    party = seat in (proposal.proposer, proposal.partner)
-    return ProposalView(
-        proposer=proposal.proposer,
-        partner=proposal.partner,
-        give=proposal.give if party else None,
-        get=proposal.get if party else None,
-        text=(
+    return trade.view(
+        ProposalView,
+        proposal,
+        seat,
+        lambda: (
             f"{state.players[proposal.proposer].name} gives {goods_text(proposal.give)}; "
             f"{state.players[proposal.partner].name} gives {goods_text(proposal.get)}."
-        )
-        if party
-        else None,
+        ),
     )
 
 

@@ -53,7 +53,7 @@ from rules.city_of_iron.moves.setup import (
     deal_cards,
     nation_choices,
 )
-from rules.city_of_iron.scoring import card, town
+from rules.city_of_iron.scoring import town
 from rules.city_of_iron.state import Action, City, CityState, Player
 from rules.city_of_iron.view import CityOfIronView, build_view
 from rules.core import (
@@ -421,35 +421,6 @@ class CityOfIron(Game[CityState]):
             )
             events.append(Event(text=f"Nations dealt at random: {dealt}.", reveals=True))
         return events
-
-    def _deal_cards(self, state: CityState) -> None:
-        """Every player's citizen and military cards; starting decks in data order until arranged."""
-        data = game_data()
-        for seat, player in enumerate(state.players):
-            nation = data.nations[player.nation] if player.nation else None
-            special = state.abilities and nation is not None
-            start = (
-                (nation.start_citizen + nation.start_military)
-                if special and nation
-                else (data.board.start_citizen + data.board.start_military)
-            )
-            owned: list[str] = []
-            for kind in data.cards.values():
-                copies = kind.copies
-                if kind.nation is not None:
-                    wanted = special and kind.nation == player.nation
-                    copies = copies if wanted else 0
-                for index in range(copies):
-                    owned.append(f"{kind.id}.{seat}{chr(97 + index)}")
-            citizen: list[str] = []
-            military: list[str] = []
-            for type_id in start:
-                uid = next(uid for uid in owned if uid.rsplit(".", 1)[0] == type_id)
-                owned.remove(uid)
-                (citizen if card(uid).deck == "citizen" else military).append(uid)
-            player.citizen_draw = citizen
-            player.military_draw = military
-            player.unpurchased = owned
 
     def _to_act(self, state: CityState) -> set[Seat]:
         if state.phase in ("arrange", "purchase"):
