@@ -170,15 +170,16 @@ class GreedyPolicy:
         return value + final if final is not None else value
 
 
-def _heuristics(game: Game) -> ModuleType | None:
-    """`rules/<game>/policy.py` of the package that defines the game's class, if there is one."""
+def game_module(game: Game, name: str) -> ModuleType | None:
+    """`rules/<game>/<name>.py` of the package that defines the game's class, if there is one: where a
+    game refines the generic computer players (its `policy`, its `determinize`)."""
     package = type(game).__module__.rpartition(".")[0]
     if not package.startswith("rules."):
         return None
     try:
-        return importlib.import_module(f"{package}.policy")
+        return importlib.import_module(f"{package}.{name}")
     except ModuleNotFoundError as error:
-        if error.name == f"{package}.policy":
+        if error.name == f"{package}.{name}":
             return None
         raise
 
@@ -193,7 +194,7 @@ def policy_for(game_id: str) -> Policy:
         return _policies[game_id]
     from rules import registry
 
-    module = _heuristics(registry.get(game_id))
+    module = game_module(registry.get(game_id), "policy")
     policy: Policy
     if module is not None and getattr(module, "POLICY", None) is not None:
         policy = module.POLICY

@@ -21,16 +21,14 @@ hidden facts through (tests check that a decision does not change when only hidd
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from rules.core import Choice, Game, Rng, RuleError, Seat
-from rules.policy import Evaluate, generic_evaluate, policy_for
+from rules.policy import Evaluate, game_module, generic_evaluate, policy_for
 
 Determinizer = Callable[[Any, Seat, random.Random], Any]
 """(true state, deciding seat, rng) -> a full state the seat cannot tell apart from the true one."""
@@ -57,26 +55,14 @@ def reseeded(state: Any, rng: random.Random) -> Any:
     return world
 
 
-def _game_module(game: Game, name: str) -> ModuleType | None:
-    package = type(game).__module__.rpartition(".")[0]
-    if not package.startswith("rules."):
-        return None
-    try:
-        return importlib.import_module(f"{package}.{name}")
-    except ModuleNotFoundError as error:
-        if error.name == f"{package}.{name}":
-            return None
-        raise
-
-
 def determinizer_for(game: Game) -> Determinizer:
     """`determinize` of `rules/<game>/determinize.py`; a game without one hides nothing but its rng."""
-    module = _game_module(game, "determinize")
+    module = game_module(game, "determinize")
     return getattr(module, "determinize", None) or (lambda state, _seat, rng: reseeded(state, rng))
 
 
 def evaluator_for(game: Game) -> Evaluate:
-    module = _game_module(game, "policy")
+    module = game_module(game, "policy")
     return getattr(module, "evaluate", None) or generic_evaluate
 
 
