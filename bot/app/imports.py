@@ -37,6 +37,19 @@ def player_seats(saved: Archive) -> list[int]:
     return [index for index, seat in enumerate(saved.seats) if not seat.computer]
 
 
+def assignment(saved: Archive, people: list[SeatRecord], seat_map: dict[int, int]) -> dict[int, int]:
+    """Who takes which of the file's player seats (seat index -> user id): the people the host placed,
+    then the others in the order they joined; seats nobody has joined for yet are left out."""
+    joined = {person.user_id for person in people}
+    wanted = player_seats(saved)
+    placed = {seat: user for seat, user in seat_map.items() if user in joined and seat in wanted}
+    free = [person.user_id for person in people if person.user_id not in placed.values()]
+    for seat in wanted:
+        if seat not in placed and free:
+            placed[seat] = free.pop(0)
+    return placed
+
+
 class Imports(LobbyActions):
     async def import_game(
         self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, raw: bytes
@@ -117,9 +130,7 @@ class Imports(LobbyActions):
             return None
         saved, _, seat_map = imported
         people = [seat for seat in await self.store.seats(game.id) if seat.user_id > 0]
-        by_user = {person.user_id: person for person in people}
-        placed = {seat: user for seat, user in seat_map.items() if user in by_user}
-        free = [person.user_id for person in people if person.user_id not in placed.values()]
+        takers = assignment(saved, people, seat_map)
         wanted = len(player_seats(saved))
         lines = [
             f"📂 From a saved game: {len(saved.moves)} moves; it goes on where it was saved, with "
@@ -128,12 +139,12 @@ class Imports(LobbyActions):
         for index, seat in enumerate(saved.seats):
             if seat.computer:
                 taker = "🤖 the computer"
-            elif index in placed:
-                taker = f"<@{placed[index]}> (placed by the host)"
-            elif free:
-                taker = f"<@{free.pop(0)}>"
-            else:
+            elif index not in takers:
                 taker = "free: press **Join**"
+            elif seat_map.get(index) == takers[index]:
+                taker = f"<@{takers[index]}> (placed by the host)"
+            else:
+                taker = f"<@{takers[index]}>"
             lines.append(f"{index + 1}. {seat.name} → {taker}")
         lines.append("The host can move someone to another seat with `/game seat`.")
         return lines
@@ -157,9 +168,8 @@ class Imports(LobbyActions):
                 f"This saved game has {len(wanted)} players' seats and {len(people)} "
                 f"{'person has' if len(people) == 1 else 'people have'} joined: it starts when they match."
             )
-        by_user = {person.user_id: person for person in people}
-        placed = {seat: user for seat, user in seat_map.items() if user in by_user and seat in wanted}
-        free = [person.user_id for person in people if person.user_id not in placed.values()]
+        names = {person.user_id: person.name for person in people}
+        takers = assignment(saved, people, seat_map)
         computers = 0
         seating = []
         for index, seat in enumerate(saved.seats):
@@ -167,8 +177,7 @@ class Imports(LobbyActions):
                 computers += 1
                 seating.append((-computers, seat.name))
             else:
-                user = placed[index] if index in placed else free.pop(0)
-                seating.append((user, by_user[user].name))
+                seating.append((takers[index], names[takers[index]]))
         return seating
 
     async def _start_import(
