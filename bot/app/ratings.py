@@ -61,8 +61,9 @@ class Standing:
 
     user_id: int
     name: str
-    mu: float = 25.0
-    sigma: float = 25.0 / 3
+    mu: float
+    """openskill's skill estimate; a newcomer starts at the model's own default."""
+    sigma: float
     played: int = 0
     won: int = 0
     history: list[float] = field(default_factory=list)
@@ -106,7 +107,9 @@ def rate(games: Iterable[FinishedGame]) -> dict[int, Standing]:
                 mu = COMPUTER_MU.get(seat.strength, COMPUTER_MU[2])
                 teams.append([model.rating(mu=mu, sigma=COMPUTER_SIGMA)])
             else:
-                standing = standings.setdefault(seat.user_id, Standing(seat.user_id, seat.name))
+                if seat.user_id not in standings:
+                    standings[seat.user_id] = Standing(seat.user_id, seat.name, model.mu, model.sigma)
+                standing = standings[seat.user_id]
                 standing.name = seat.name
                 teams.append([model.rating(mu=standing.mu, sigma=standing.sigma)])
                 people.append((len(teams) - 1, standing, rank))
