@@ -327,19 +327,8 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             if changed != 1:
                 raise MoveConflict
             try:
-                await tx.execute(
-                    "INSERT INTO actions (game_id, version, seat, user_id, action, events, interaction_id,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game.id,
-                        new_version,
-                        seat,
-                        user_id,
-                        json.dumps(action),
-                        json.dumps(events),
-                        interaction_id,
-                        now,
-                    ),
+                await _log_action(
+                    tx, game.id, new_version, seat, user_id, action, events, interaction_id, now
                 )
             except IntegrityError:
                 # The same interaction committed meanwhile on another game's row; roll this one back.
@@ -508,11 +497,7 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
                     (game_id, number, user_id, name),
                 )
             for version, (seat, action, events) in enumerate(moves, start=1):
-                await tx.execute(
-                    "INSERT INTO actions (game_id, version, seat, user_id, action, events, interaction_id,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
-                    (game_id, version, seat, seats[seat][0], json.dumps(action), json.dumps(events), now),
-                )
+                await _log_action(tx, game_id, version, seat, seats[seat][0], action, events, None, now)
             await tx.execute(
                 "UPDATE games SET status = 'active', state = ?, version = ?, updated_at = ? WHERE id = ?",
                 (state, len(moves), now, game_id),
@@ -574,6 +559,26 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+
+
+async def _log_action(
+    tx: Any,
+    game_id: int,
+    version: int,
+    seat: int,
+    user_id: int,
+    action: dict[str, Any],
+    events: list[dict[str, Any]],
+    interaction_id: int | None,
+    now: str,
+) -> None:
+    """One entry of a game's append-only action log: the one statement a move (or an imported game's
+    moves) writes it with."""
+    await tx.execute(
+        "INSERT INTO actions (game_id, version, seat, user_id, action, events, interaction_id,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, version, seat, user_id, json.dumps(action), json.dumps(events), interaction_id, now),
+    )
 
 
 def _game(row: Row) -> GameRecord:
