@@ -9,10 +9,21 @@ considering only the moves legal there (a child's "availability" counts the iter
 could have been chosen, which corrects UCB for moves that exist only in some worlds).
 
 Iteration: determinize -> select (UCB1 over available children, from the acting seat's point of view)
--> expand one untried move -> roll out with a cheap policy for a bounded number of moves -> reward
-every seat (a finished game: a share of the win; otherwise the game's own evaluation, as ranks) ->
-back up each node's reward for the seat that moved into it. The move played is the root's most visited
-child.
+-> expand one untried move -> optionally play a few random moves -> value the position for every seat
+on the path with the game's own evaluation of that seat's view (`rules/<game>/policy.py: evaluate`) ->
+back each value up to the nodes that seat moved into.
+
+Why values and not wins: a game here lasts hundreds of moves, so a budget of hundreds of iterations
+never sees the end, and a rank (who leads) throws away by how much, which is what separates good moves
+from bad ones. The values are in the game's own units (coins, VP), so UCB compares them after scaling
+each seat's by the smallest and largest value seen in this search (as MuZero does): no constant per game.
+
+Why the heuristic still has a say (`choose`): the heuristic's move is expanded first at the root, and it
+is played unless the search finds a move *clearly* better (`MARGIN` of the values' range, with enough
+visits to trust the difference). Where the search cannot tell moves apart (a small budget, a loan and
+its repayment that only shuffle coins) an arbitrary pick would be worse than the heuristic's judgement,
+and a search that wandered from it on noise could fall into cycles; with the gate, more thinking can
+only add the moves the search is sure of.
 
 Pure like the rest of the core: budgets are iteration counts, not seconds (no clock), the randomness is
 the caller's `random.Random`, and the true state is only handed to the determinizer, which must not let
@@ -33,22 +44,26 @@ from rules.policy import Evaluate, game_module, generic_evaluate, policy_for
 Determinizer = Callable[[Any, Seat, random.Random], Any]
 """(true state, deciding seat, rng) -> a full state the seat cannot tell apart from the true one."""
 
-BUDGETS = {1: 60, 2: 250, 3: 1000}
-"""Iterations per decision for each `ai_strength`; sized by `python -m bench --only search` so the top
-strength decides within 1 s (p95) and the lowest within 0.2 s on a 2-core machine."""
-ROLLOUT_MOVES = {1: 6, 2: 10, 3: 16}
-"""Moves played out past the tree before the position is evaluated."""
+BUDGETS = {1: 40, 2: 150, 3: 500}
+"""Iterations per decision for each `ai_strength` (a game may set its own, `SEARCH_BUDGETS` in its
+policy module); sized by `python -m bench --only search` so the top strength decides within 1 s (p95)
+and the lowest within 0.2 s on a 2-core machine."""
+ROLLOUT_MOVES = {1: 0, 2: 0, 3: 0}
+"""Random moves played past the tree before the position is valued: none by default, since a random
+move of these games mostly spoils the position the evaluation would judge."""
 EXPLORATION = 0.7
-HINT_SHARE = 0.9
-"""The heuristic policy's move is played when the search visited it nearly as often as its favourite:
-where the search sees no difference (a small budget, moves that only shuffle coins back and forth such
-as a loan and its repayment) the heuristic's judgement is better than an arbitrary pick, and it ends
-cycles the search alone could wander into."""
+MARGIN = 0.04
+"""How much better (as a share of the values' range) the search's favourite must be than the
+heuristic's move to be played instead."""
+TRUSTED_VISITS = 8
+"""Visits the heuristic's move and the favourite each need before their difference is believed."""
+SETTLED_AFTER = 20
+"""Iterations before the search may stop early because no later one could change its favourite."""
 
 
 def reseeded(state: Any, rng: random.Random) -> Any:
-    """A deep copy whose future shuffles and dice differ from the true ones: the least every
-    determinizer must do, since the state's own Rng says what the next die will show."""
+    """A copy whose future shuffles and dice differ from the true ones: the least every determinizer
+    must do, since the state's own Rng says what the next die will show."""
     world = state.model_copy(deep=True)
     if isinstance(getattr(world, "rng", None), Rng):
         world.rng = Rng(seed=rng.getrandbits(62))
@@ -66,6 +81,17 @@ def evaluator_for(game: Game) -> Evaluate:
     return getattr(module, "evaluate", None) or generic_evaluate
 
 
+def skipped_kinds(game: Game) -> frozenset[str]:
+    """Action kinds the search does not consider (`SEARCH_SKIPS` of the game's policy module): moves
+    that only undo earlier ones or open a trade, which a computer has no use for and which could
+    otherwise repeat forever (an offer declined, made again)."""
+    return frozenset(getattr(game_module(game, "policy"), "SEARCH_SKIPS", ()))
+
+
+def budgets_for(game: Game) -> dict[int, int]:
+    return dict(getattr(game_module(game, "policy"), "SEARCH_BUDGETS", None) or BUDGETS)
+
+
 @dataclass
 class _Node:
     seat: Seat | None
@@ -75,10 +101,38 @@ class _Node:
     children: dict[str, _Node] = field(default_factory=dict)
     visits: int = 0
     available: int = 0
-    reward: float = 0.0
+    value: float = 0.0
+    """The sum of the values backed up for `seat`."""
 
-    def ucb(self, exploration: float) -> float:
-        return self.reward / self.visits + exploration * math.sqrt(math.log(self.available) / self.visits)
+    def mean(self) -> float:
+        return self.value / self.visits if self.visits else 0.0
+
+
+@dataclass
+class _Range:
+    """The smallest and largest value seen per seat, to scale values into [0, 1] for UCB."""
+
+    low: dict[Seat, float] = field(default_factory=dict)
+    high: dict[Seat, float] = field(default_factory=dict)
+
+    def see(self, seat: Seat, value: float) -> None:
+        self.low[seat] = min(self.low.get(seat, value), value)
+        self.high[seat] = max(self.high.get(seat, value), value)
+
+    def scaled(self, seat: Seat, value: float) -> float:
+        low, high = self.low.get(seat, 0.0), self.high.get(seat, 0.0)
+        return (value - low) / (high - low) if high > low else 0.5
+
+
+@dataclass
+class _Context:
+    """What one search keeps while it runs."""
+
+    game: Game
+    evaluate: Evaluate
+    skips: frozenset[str]
+    rng: random.Random
+    range: _Range = field(default_factory=_Range)
 
 
 def _actor(game: Game, state: Any) -> Seat | None:
@@ -86,112 +140,136 @@ def _actor(game: Game, state: Any) -> Seat | None:
     return min(waiting) if waiting else None
 
 
-def _rewards(game: Game, state: Any, seats: int, evaluate: Evaluate) -> list[float]:
-    """Each seat's reward in [0, 1]: a winner's share of a finished game, or, mid-game, the seat's rank
-    by the game's evaluation of its own view (the best 1, the worst 0, ties shared)."""
-    result = game.result(state)
-    if result is not None:
-        winners = set(result.winners)
-        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
-    if seats == 1:
-        return [0.5 + math.atan(evaluate(game.view(state, 0), 0)) / math.pi]
-    values = [evaluate(game.view(state, seat), seat) for seat in range(seats)]
-    return [
-        (sum(v < values[seat] for v in values) + 0.5 * (sum(v == values[seat] for v in values) - 1))
-        / (seats - 1)
-        for seat in range(seats)
-    ]
+def _considered(context: _Context, state: Any, seat: Seat) -> list[Choice]:
+    """The seat's legal choices but the skipped kinds (all of them if nothing else is left)."""
+    choices = context.game.legal_actions(state, seat)
+    kept = [choice for choice in choices if choice.action.get("kind") not in context.skips]
+    return kept or choices
 
 
 @dataclass
 class SearchPolicy:
     """ISMCTS as a `rules.policy.Policy`: `choose(game, state, seat, rng, strength)`."""
 
-    budgets: dict[int, int] = field(default_factory=lambda: dict(BUDGETS))
+    budgets: dict[int, int] | None = None
+    """Iterations per strength; None: the game's own (`budgets_for`)."""
     rollout_moves: dict[int, int] = field(default_factory=lambda: dict(ROLLOUT_MOVES))
     exploration: float = EXPLORATION
-    rollout: Any = None
-    """The policy that plays rollouts; None plays them at random (cheap and unbiased)."""
+    margin: float = MARGIN
 
     def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
-        choices = game.legal_actions(state, seat)
+        strength = min(3, max(1, strength))
+        context = _Context(game, evaluator_for(game), skipped_kinds(game), rng)
+        choices = _considered(context, state, seat)
         if not choices:
             raise RuleError(f"Seat {seat} has nothing to decide now.")
         if len(choices) == 1:
             return choices[0]
-        strength = min(3, max(1, strength))
         hint = policy_for(game.info.id).choose(game, state, seat, random.Random(rng.random()), strength)
-        root = self.search(game, state, seat, rng, self.budgets[strength], self.rollout_moves[strength])
+        iterations = (self.budgets or budgets_for(game))[strength]
+        root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])
+        return self._pick(context, root, seat, choices, hint)
+
+    def search(
+        self, game: Game, state: Any, seat: Seat, rng: random.Random, iterations: int, depth: int = 0
+    ) -> _Node:
+        """The root of a search of `iterations` (for benchmarks and tests)."""
+        context = _Context(game, evaluator_for(game), skipped_kinds(game), rng)
+        return self._search(context, state, seat, None, iterations, depth)
+
+    def _search(
+        self, context: _Context, state: Any, seat: Seat, first: str | None, iterations: int, depth: int
+    ) -> _Node:
+        determinize = determinizer_for(context.game)
+        root = _Node(seat=None, key=None, parent=None)
+        for iteration in range(iterations):
+            world = determinize(state, seat, context.rng)
+            node = self._descend(context, world, seat, root, first)
+            self._roll_out(context, world, depth)
+            self._back_up(context, world, node)
+            if iteration >= SETTLED_AFTER and _settled(root, iterations - iteration - 1):
+                break
+        return root
+
+    def _pick(
+        self, context: _Context, root: _Node, seat: Seat, choices: list[Choice], hint: Choice
+    ) -> Choice:
+        """The most visited move if it is clearly better than the heuristic's, else the heuristic's."""
         by_key = {choice.key: choice for choice in choices}
         ranked = sorted(
             (child for child in root.children.values() if child.key in by_key),
-            key=lambda child: (child.visits, child.reward, child.key),
+            key=lambda child: (child.visits, child.mean(), child.key),
             reverse=True,
         )
-        if not ranked:
-            return hint
         hinted = root.children.get(hint.key)
-        if hinted is not None and hinted.visits >= HINT_SHARE * ranked[0].visits:
-            return hint  # the search cannot tell them apart: the heuristic's sense breaks the tie
-        return by_key[ranked[0].key]
+        if not ranked or hinted is None or ranked[0] is hinted:
+            return hint
+        best = ranked[0]
+        if min(best.visits, hinted.visits) < TRUSTED_VISITS:
+            return hint
+        gain = context.range.scaled(seat, best.mean()) - context.range.scaled(seat, hinted.mean())
+        return by_key[best.key] if gain >= self.margin else hint
 
-    def search(
-        self, game: Game, state: Any, seat: Seat, rng: random.Random, iterations: int, depth: int
-    ) -> _Node:
-        determinize = determinizer_for(game)
-        evaluate = evaluator_for(game)
-        seats = _seat_count(state)
-        root = _Node(seat=None, key=None, parent=None)
-        for _ in range(iterations):
-            world = determinize(state, seat, rng)
-            node = self._descend(game, world, seat, root, rng)
-            self._roll_out(game, world, rng, depth)
-            rewards = _rewards(game, world, seats, evaluate)
-            while node is not None:
-                node.visits += 1
-                if node.seat is not None:
-                    node.reward += rewards[node.seat]
-                node = node.parent
-        return root
-
-    def _descend(self, game: Game, world: Any, seat: Seat, root: _Node, rng: random.Random) -> _Node:
+    def _descend(self, context: _Context, world: Any, seat: Seat, root: _Node, first: str | None) -> _Node:
         """Select and expand in `world` (changed in place); the node reached."""
         node = root
         actor: Seat | None = seat
         while actor is not None:
-            choices = {choice.key: choice for choice in game.legal_actions(world, actor)}
+            choices = {choice.key: choice for choice in _considered(context, world, actor)}
             if not choices:
                 break
             for key in choices.keys() & node.children.keys():
                 node.children[key].available += 1
             untried = [key for key in choices if key not in node.children]
             if untried:
-                key = rng.choice(untried)
+                key = first if node is root and first in untried else context.rng.choice(untried)
                 child = node.children[key] = _Node(seat=actor, key=key, parent=node, available=1)
             else:
-                child = max(
-                    (node.children[key] for key in choices), key=lambda c: (c.ucb(self.exploration), c.key)
-                )
-            if not _play(game, world, actor, choices[child.key]):
+                child = self._select(context, node, choices, actor)
+            if not _play(context.game, world, actor, choices[child.key]):
                 del node.children[child.key]
                 return node
             node = child
             if untried:
                 return node
-            actor = _actor(game, world)
+            actor = _actor(context.game, world)
         return node
 
-    def _roll_out(self, game: Game, world: Any, rng: random.Random, depth: int) -> None:
+    def _select(self, context: _Context, node: _Node, choices: dict[str, Choice], actor: Seat) -> _Node:
+        scaled = context.range.scaled
+
+        def ucb(child: _Node) -> tuple[float, str]:
+            explore = math.sqrt(math.log(child.available) / child.visits)
+            return scaled(actor, child.mean()) + self.exploration * explore, child.key or ""
+
+        return max((node.children[key] for key in choices), key=ucb)
+
+    def _roll_out(self, context: _Context, world: Any, depth: int) -> None:
         for _ in range(depth):
-            actor = _actor(game, world)
+            actor = _actor(context.game, world)
             if actor is None:
                 return
-            choices = game.legal_actions(world, actor)
-            if not choices:
+            choices = _considered(context, world, actor)
+            if not choices or not _play(context.game, world, actor, context.rng.choice(choices)):
                 return
-            choice = self.rollout.choose(game, world, actor, rng, 1) if self.rollout else rng.choice(choices)
-            if not _play(game, world, actor, choice):
-                return
+
+    def _back_up(self, context: _Context, world: Any, node: _Node | None) -> None:
+        """Value the world for each seat that moved on the path (its own view only) and add it up."""
+        values: dict[Seat, float] = {}
+        while node is not None:
+            node.visits += 1
+            if node.seat is not None:
+                if node.seat not in values:
+                    values[node.seat] = context.evaluate(context.game.view(world, node.seat), node.seat)
+                    context.range.see(node.seat, values[node.seat])
+                node.value += values[node.seat]
+            node = node.parent
+
+
+def _settled(root: _Node, remaining: int) -> bool:
+    """No remaining iteration could make another move the most visited."""
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    return len(visits) >= 2 and visits[0] - visits[1] > remaining
 
 
 def _play(game: Game, world: Any, actor: Seat, choice: Choice) -> bool:
@@ -203,9 +281,13 @@ def _play(game: Game, world: Any, actor: Seat, choice: Choice) -> bool:
     return True
 
 
-def _seat_count(state: Any) -> int:
-    players = getattr(state, "players", None)
-    return len(players) if isinstance(players, list) else 1
-
-
 POLICY = SearchPolicy()
+
+
+def decide(game_id: str, state: Any, seat: Seat, seed: str, strength: int) -> str:
+    """A computer seat's move, as the key of one of its legal choices: what the bot runs in its worker
+    pool (a module-level function of picklable arguments). The same seed gives the same move, so a
+    table with computer seats replays exactly."""
+    from rules import registry
+
+    return POLICY.choose(registry.get(game_id), state, seat, random.Random(seed), strength).key

@@ -50,6 +50,9 @@ from rules.city_heroes.view import CityHeroesView, TileView
 from rules.core import Choice, Seat
 from rules.policy import GreedyPolicy
 
+SEARCH_SKIPS = frozenset({"propose"})
+"""The search opens no trades: an offer waits hours for a person, and between computers it is declined
+and made again."""
 CITY_BEHIND = 3.0
 """Per prestige point the city is projected short of the rival, or ahead within the safety margin."""
 CITY_AHEAD = 1.0

@@ -24,6 +24,8 @@ from rules.core import Choice, Seat
 
 VP = 4.0
 SCORINGS = 3
+SEARCH_SKIPS = frozenset({"clear"})
+"""The search never clears its secret purchases: choosing them again is a cycle, not a plan."""
 
 
 def _goods_vp(view: CityOfIronView, seat: Seat) -> float:

@@ -20,6 +20,9 @@ from __future__ import annotations
 from rules.core import Choice, Seat
 from rules.iron_bridge_gorge.view import IronBridgeGorgeView
 
+SEARCH_SKIPS = frozenset({"propose"})
+"""The search opens no trades: an offer waits hours for a person, and between computers it is declined
+and made again."""
 VP = 8.0
 SALE = 5
 MAJORITY_VP = {"F": 2, "I": 2, "T": 2, "C": 1, "L": 1}
