@@ -27,7 +27,10 @@ class Settings(BaseSettings):
     )
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
     render_processes: int = Field(
-        default=1, ge=0, le=16, description="Worker processes drawing boards; 0 draws in threads instead."
+        default=1,
+        ge=0,
+        le=16,
+        description="Worker processes drawing boards and thinking for computer players; 0 uses threads.",
     )
     output_dir: Path = Field(default=Path("local-out"), description="--local only: where images are written.")
     outbox_retry_base: float = Field(

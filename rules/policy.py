@@ -188,13 +188,19 @@ _policies: dict[str, Policy] = {}
 
 
 def policy_for(game_id: str) -> Policy:
-    """The game's own policy (`POLICY` in `rules/<game>/policy.py`), else a `GreedyPolicy` using that
-    module's `evaluate` and `prior` where it has them, else a generic `GreedyPolicy`."""
-    if game_id in _policies:
-        return _policies[game_id]
+    """The heuristic policy of the registered game `game_id` (see `policy_of`)."""
     from rules import registry
 
-    module = game_module(registry.get(game_id), "policy")
+    return policy_of(registry.get(game_id))
+
+
+def policy_of(game: Game) -> Policy:
+    """The game's own policy (`POLICY` in `rules/<game>/policy.py`), else a `GreedyPolicy` using that
+    module's `evaluate` and `prior` where it has them, else a generic `GreedyPolicy`. Takes the game, not
+    its id: a worker process knows the game object it was handed, not what the bot registered."""
+    if game.info.id in _policies:
+        return _policies[game.info.id]
+    module = game_module(game, "policy")
     policy: Policy
     if module is not None and getattr(module, "POLICY", None) is not None:
         policy = module.POLICY
@@ -203,7 +209,7 @@ def policy_for(game_id: str) -> Policy:
             evaluate=getattr(module, "evaluate", generic_evaluate),
             prior=getattr(module, "prior", None),
         )
-    _policies[game_id] = policy
+    _policies[game.info.id] = policy
     return policy
 
 

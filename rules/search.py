@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import Choice, Game, Rng, RuleError, Seat
-from rules.policy import Evaluate, game_module, generic_evaluate, policy_for
+from rules.policy import Evaluate, game_module, generic_evaluate, policy_of
 
 Determinizer = Callable[[Any, Seat, random.Random], Any]
 """(true state, deciding seat, rng) -> a full state the seat cannot tell apart from the true one."""
@@ -165,7 +165,7 @@ class SearchPolicy:
             raise RuleError(f"Seat {seat} has nothing to decide now.")
         if len(choices) == 1:
             return choices[0]
-        hint = policy_for(game.info.id).choose(game, state, seat, random.Random(rng.random()), strength)
+        hint = policy_of(game).choose(game, state, seat, random.Random(rng.random()), strength)
         iterations = (self.budgets or budgets_for(game))[strength]
         root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])
         return self._pick(context, root, seat, choices, hint)
@@ -284,10 +284,9 @@ def _play(game: Game, world: Any, actor: Seat, choice: Choice) -> bool:
 POLICY = SearchPolicy()
 
 
-def decide(game_id: str, state: Any, seat: Seat, seed: str, strength: int) -> str:
+def decide(game: Game, state: Any, seat: Seat, seed: str, strength: int) -> str:
     """A computer seat's move, as the key of one of its legal choices: what the bot runs in its worker
-    pool (a module-level function of picklable arguments). The same seed gives the same move, so a
-    table with computer seats replays exactly."""
-    from rules import registry
-
-    return POLICY.choose(registry.get(game_id), state, seat, random.Random(seed), strength).key
+    pool (a module-level function of picklable arguments; a game pickles as a reference to its class, so
+    a game registered only in the bot's process, as tests do, still works). The same seed gives the
+    same move, so a table with computer seats replays exactly."""
+    return POLICY.choose(game, state, seat, random.Random(seed), strength).key

@@ -135,7 +135,7 @@ class HostBot(commands.Bot):
         if hasattr(self, "courier"):
             await self.courier.stop()
         if hasattr(self, "table"):
-            self.table.painter.close()
+            self.table.workers.close()
         await super().close()
         if self.store is not None:
             await self.store.close()

@@ -394,6 +394,17 @@ async def test_board_overlays_are_offered_and_drawn(tmp_path):
         assert not w.server.errors, w.server.errors
 
 
+async def _edited_to(w, message_id: int, prefix: str, seconds: float = 30.0):
+    """The message once its picture is the one named `prefix…`: a deferred press (drawing took over
+    2 s on a busy machine) edits it after the click has returned."""
+    for _ in range(int(seconds / 0.1)):
+        shown = w.server.world.messages[message_id]
+        if shown.attachments and shown.attachments[0].filename.startswith(prefix):
+            return shown
+        await asyncio.sleep(0.1)
+    return w.server.world.messages[message_id]
+
+
 async def test_the_board_carries_a_button_per_section(tmp_path):
     """Issue 19: detail a phone-sized turn picture leaves out is one press away. `/board` (and the
     turn post's Board button) answers with the board and a button per section of the game; pressing
@@ -422,12 +433,12 @@ async def test_the_board_carries_a_button_per_section(tmp_path):
         pressed = await bob.click(board.message.id, buyable)
         # an update of the board's message: at once (7), or deferred (6) when drawing took over 2 s
         assert pressed.type in (6, 7), "the section replaces the board picture it sits under"
-        shown = w.server.world.messages[board.message.id]
+        shown = await _edited_to(w, board.message.id, "buyable-")
         assert shown.attachments and shown.attachments[0].filename.startswith("buyable-")
         assert dict((label, disabled) for label, _, disabled in shown.buttons())["Buyable"] is True
         back = next(cid for label, cid, _ in shown.buttons() if label == "Board")
         await bob.click(board.message.id, back)
-        shown = w.server.world.messages[board.message.id]
+        shown = await _edited_to(w, board.message.id, "board-")
         assert shown.attachments[0].filename.startswith("board-")
         public = await bob.slash(table, "board", public=True)
         assert not public.ephemeral and not public.message.buttons(), (

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import random
 import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -24,9 +23,10 @@ from bot.interface.pictures import Painter
 from bot.interface.ports import Host
 from bot.interface.reply import Reply
 from bot.interface.trading import TradeDesk, trade_button
+from bot.interface.workers import WorkerPool
 from bot.storage.store import Delivery, GameRecord, GameStatus
 from rules.core import Choice, Event, Game, Seat, View
-from rules.policy import policy_for
+from rules.search import decide
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,8 @@ class TableBase:
         self.bot = bot
         self.service = service
         self._background: set[asyncio.Task[Any]] = set()
-        self.painter = Painter(bot.settings.render_processes)
+        self.workers = WorkerPool(bot.settings.render_processes)
+        self.painter = Painter(self.workers)
         self.trades = TradeDesk(self)
 
     # ---- running handlers ----------------------------------------------------------------
@@ -104,12 +105,12 @@ class TableBase:
             if not automated:
                 break
             seat = automated[0]
-            rng = random.Random(f"{game.seed}:{game.version}:{seat}")
-            policy = policy_for(game.kind)
-            choice = await asyncio.to_thread(policy.choose, rules, state, seat, rng, clock.ai_strength)
+            # Seeded by the game and its version: the same position gets the same move after a restart.
+            seed = f"{game.seed}:{game.version}:{seat}"
+            key = await self.workers.run(decide, rules, state, seat, seed, clock.ai_strength)
             try:
                 moves.append(
-                    await self.service.play_for_seat(game_id, seat, choice.key, expected_version=game.version)
+                    await self.service.play_for_seat(game_id, seat, key, expected_version=game.version)
                 )
             except UserError:
                 break  # a person moved meanwhile: their own post will trigger the next round

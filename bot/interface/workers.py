@@ -1,0 +1,44 @@
+"""CPU work off the event loop: pictures (50-250 ms each, seconds for a replay) and computer players'
+decisions (up to a second of tree search).
+
+In a thread such work still competes with the event loop for the GIL, which delays every other
+interaction's first response; in a worker process it does not. Processes are the default;
+`RENDER_PROCESSES=0` uses threads (simpler to debug, and enough for a small table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class WorkerPool:
+    """One pool for all CPU work, started on first use; what runs in it must be picklable (module-level
+    functions and pydantic models)."""
+
+    def __init__(self, processes: int = 1) -> None:
+        self._processes = processes
+        self._executor: Executor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self._processes > 0:
+                # forkserver: workers start from a clean process, not a fork of one with running threads.
+                context = multiprocessing.get_context("forkserver")
+                self._executor = ProcessPoolExecutor(max_workers=self._processes, mp_context=context)
+            else:
+                self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="worker")
+        return self._executor
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), function, *args)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
