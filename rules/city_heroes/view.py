@@ -163,6 +163,7 @@ def _built(model: type[M], values: dict[str, Any]) -> M:
 
 def _seat_view(state: State, index: int, table: dict) -> SeatView:
     player = state.players[index]
+    mine = owned(state, index)
     rival = catalogue().rival
     return _built(
         SeatView,
@@ -176,7 +177,7 @@ def _seat_view(state: State, index: int, table: dict) -> SeatView:
             "busy": player.busy,
             "idle": player.idle,
             "workers": player.workers,
-            "tiles": len(owned(state, index)),
+            "tiles": len(mine),
             "pillage_tokens": player.pillage_tokens,
             "passed": player.passed,
             "sales_prestige": rival.sales_prestige[rate_position(state, index, "sales", table)],
@@ -189,7 +190,7 @@ def _seat_view(state: State, index: int, table: dict) -> SeatView:
                     rival_limit(state, index, table),
                 )
             ),
-            "score": score(state, index)["score"],
+            "score": score(state, index, mine)["score"],
         },
     )
 
