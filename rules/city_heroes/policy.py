@@ -43,6 +43,7 @@ nothing a player could not see.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from rules.city_heroes.data import NATURALS, catalogue
@@ -127,15 +128,59 @@ def _work_rates(view: CityHeroesView, tile: TileView, left: int) -> tuple[float,
 
 def city_end(view: CityHeroesView) -> float:
     """The city's prestige at the end if nothing more were built."""
-    left = _cleanups_left(view)
-    total = float(view.prestige)
+    return _tally(view, _cleanups_left(view)).city
+
+
+@dataclass
+class _Tally:
+    """What `evaluate` reads from the map, gathered in one pass over the tiles (it used to walk the
+    map once for the city and once per seat; the sums are added in the same order as then)."""
+
+    city: float
+    """The city's prestige at the end if nothing more were built."""
+    income: dict[Seat, float]
+    """Influence each owner's tiles add by the end (`_income` before the pillage tokens)."""
+    empty: dict[Seat, int]
+    """Tiles without a building or public work, by owner."""
+    schools: dict[Seat, int]
+
+
+def _tally(view: CityHeroesView, left: int) -> _Tally:
+    city = float(view.prestige)
+    income: dict[Seat, float] = {}
+    empty: dict[Seat, int] = {}
+    schools: dict[Seat, int] = {}
     for tile in view.tiles:
-        for building_id in (tile.building, tile.house):
-            if building_id and tile.owner is not None:
-                total += _building(building_id)[0] * left
+        owner, building, house = tile.owner, tile.building, tile.house
+        if owner is not None:
+            # Per building: its prestige for the city, its influence for the owner.
+            total = income.get(owner, 0.0)
+            if building:
+                prestige, influence = _building(building)
+                city += prestige * left
+                total += influence * left
+            if house:
+                prestige, influence = _building(house)
+                city += prestige * left
+                total += influence * left
         if tile.work:
-            total += _work_rates(view, tile, left)[0]
-    return total
+            prestige_end, influence_end = _work_rates(view, tile, left)
+            city += prestige_end
+            if owner is not None:
+                total += influence_end
+        if owner is None:
+            continue
+        total += left / 3  # tile tax
+        if tile.resource:
+            extra, mines = _gather(building)
+            if tile.resource in NATURALS[:3] or mines:
+                total += (1 + extra) * left * GATHERED.get(tile.resource, 1.0)
+        income[owner] = total
+        if not building and not tile.work:
+            empty[owner] = empty.get(owner, 0) + 1
+        if building == "school":
+            schools[owner] = schools.get(owner, 0) + 1
+    return _Tally(city=city, income=income, empty=empty, schools=schools)
 
 
 def city_value(gap: float, left: int) -> float:
@@ -147,27 +192,13 @@ def city_value(gap: float, left: int) -> float:
     return CITY_BEHIND * margin + CITY_AHEAD * (gap - margin)
 
 
-def _income(view: CityHeroesView, seat: Seat, left: int) -> float:
+def _income(tally: _Tally, view: CityHeroesView, seat: Seat, left: int) -> float:
     """Influence the seat's holdings add by the end: buildings, public works on its tiles, tile tax
     (as ducats / 3) and gathered resources (1 each), pillage tokens."""
-    total = 0.0
-    for tile in view.tiles:
-        if tile.owner != seat:
-            continue
-        for building_id in (tile.building, tile.house):
-            if building_id:
-                total += _building(building_id)[1] * left
-        if tile.work:
-            total += _work_rates(view, tile, left)[1]
-        total += left / 3  # tile tax
-        if tile.resource:
-            extra, mines = _gather(tile.building)
-            if tile.resource in NATURALS[:3] or mines:
-                total += (1 + extra) * left * GATHERED.get(tile.resource, 1.0)
-    return total + view.seats[seat].pillage_tokens * left
+    return tally.income.get(seat, 0.0) + view.seats[seat].pillage_tokens * left
 
 
-def _potential(view: CityHeroesView, seat: Seat, left: int, per_point: float) -> float:
+def _potential(tally: _Tally, view: CityHeroesView, seat: Seat, left: int, per_point: float) -> float:
     """What the seat's materials, empty tiles and workers are worth for building more: Schools on
     its empty tiles, then Colleges over its Schools, counted in fractions so that each Stone or
     Plank bought towards one is worth part of it."""
@@ -176,9 +207,8 @@ def _potential(view: CityHeroesView, seat: Seat, left: int, per_point: float) ->
     turns = left - 1  # built next turn at best: building now is worth more
     if turns <= 0 and not now:
         return 0.0
-    mine = [tile for tile in view.tiles if tile.owner == seat]
-    empty = sum(1 for tile in mine if not tile.building and not tile.work)
-    schools_owned = sum(1 for tile in mine if tile.building == "school")
+    empty = tally.empty.get(seat, 0)
+    schools_owned = tally.schools.get(seat, 0)
     stone, planks, timber = me.stock["stone"], me.stock["planks"], me.stock["timber"]
     wood = planks + timber / _timber_per_plank()  # in Planks: crafting neither gains nor loses wood
     builders = float(me.ready if now else me.ready + me.idle)
@@ -195,22 +225,23 @@ def _potential(view: CityHeroesView, seat: Seat, left: int, per_point: float) ->
     return value
 
 
-def _projection(view: CityHeroesView, seat: Seat, left: int) -> float:
+def _projection(tally: _Tally, view: CityHeroesView, seat: Seat, left: int) -> float:
     me = view.seats[seat]
     # Ducats as a smooth value: the score's ducats // 3 would make selling 2 timber look like a gain.
     ducat = DUCAT if left > 1 else 1 / 3
-    return me.score - me.ducats // 3 + ducat * me.ducats + _income(view, seat, left)
+    return me.score - me.ducats // 3 + ducat * me.ducats + _income(tally, view, seat, left)
 
 
 def evaluate(view: CityHeroesView, seat: Seat) -> float:
     left = _cleanups_left(view)
-    gap = city_end(view) - rival_end(view)
+    tally = _tally(view, left)
+    gap = tally.city - rival_end(view)
     city = city_value(gap, left)
     per_point = CITY_BEHIND if gap <= MARGIN_PER_TURN * left else CITY_AHEAD
-    others = [_projection(view, other.seat, left) for other in view.seats if other.seat != seat]
-    lead = _projection(view, seat, left) - max(others, default=0.0)
+    others = [_projection(tally, view, other.seat, left) for other in view.seats if other.seat != seat]
+    lead = _projection(tally, view, seat, left) - max(others, default=0.0)
     rank = lead if lead <= LEAD else LEAD + LEAD_BEYOND * (lead - LEAD)
-    return city + rank + _potential(view, seat, left, per_point)
+    return city + rank + _potential(tally, view, seat, left, per_point)
 
 
 def prior(view: CityHeroesView, seat: Seat, choice: Choice) -> float | None:

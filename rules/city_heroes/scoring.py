@@ -6,16 +6,17 @@ from __future__ import annotations
 from rules import words
 from rules.city_heroes.data import GOODS, NATURALS
 from rules.city_heroes.moves.common import owned
-from rules.city_heroes.state import CityHeroesState
+from rules.city_heroes.state import CityHeroesState, Tile
 from rules.core import Result, Seat
 
 State = CityHeroesState
 
 
-def score(state: State, seat: Seat) -> dict[str, int]:
+def score(state: State, seat: Seat, mine: list[Tile] | None = None) -> dict[str, int]:
+    """The seat's score and its parts; `mine`: its tiles (`owned`), when the caller has them."""
     player = state.players[seat]
     naturals = sum(player.stock[name] for name in NATURALS)
-    weapons_out = sum(tile.garrison + tile.spent for tile in owned(state, seat))
+    weapons_out = sum(tile.garrison + tile.spent for tile in (owned(state, seat) if mine is None else mine))
     goods = sum(player.stock[name] for name in GOODS) + weapons_out
     total = player.influence + naturals + 2 * goods + player.ducats // 3
     return {

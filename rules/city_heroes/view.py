@@ -3,19 +3,24 @@ in progress, the final scoreboard) and the state -> view logic."""
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import cache, lru_cache
+from operator import itemgetter
+from typing import Any, Literal, TypeVar
 
 from rules import trade, words
-from rules.city_heroes.data import catalogue
+from rules.city_heroes.data import Catalogue, catalogue
 from rules.city_heroes.moves.cleanup import rival_growth
-from rules.city_heroes.moves.common import counts, goods_text, name, owned
-from rules.city_heroes.moves.market import rate_position, rival_limit, rival_terms
+from rules.city_heroes.moves.common import counts, goods_text, has, name, owned
+from rules.city_heroes.moves.market import rate_position, rival_limit
 from rules.city_heroes.scoring import result as game_result
 from rules.city_heroes.scoring import score
 from rules.city_heroes.state import CityHeroesState, Phase, Terrain, Tile
 from rules.core import Model, Result, Seat, View
 
 State = CityHeroesState
+M = TypeVar("M", bound=Model)
+_NEW = object.__new__
+_SET = object.__setattr__
 
 
 class TileView(Model):
@@ -144,43 +149,126 @@ def _label(tile: Tile) -> str:
     return " / ".join(parts)
 
 
+def _built(model: type[M], values: dict[str, Any]) -> M:
+    """A view model from values the rules computed (all fields, in the model's order) without
+    re-validating them: a view is built for every position the computer players look at, and the
+    tests validate the views' shapes. Like `choices.choice`."""
+    made = _NEW(model)
+    _SET(made, "__dict__", values)
+    _SET(made, "__pydantic_fields_set__", set(values))
+    _SET(made, "__pydantic_extra__", None)
+    _SET(made, "__pydantic_private__", None)
+    return made
+
+
 def _seat_view(state: State, index: int, table: dict) -> SeatView:
-    cat = catalogue()
     player = state.players[index]
+    mine = owned(state, index)
+    rival = catalogue().rival
+    return _built(
+        SeatView,
+        {
+            "seat": index,
+            "name": player.name,
+            "stock": dict(player.stock),
+            "ducats": player.ducats,
+            "influence": player.influence,
+            "ready": player.ready,
+            "busy": player.busy,
+            "idle": player.idle,
+            "workers": player.workers,
+            "tiles": len(mine),
+            "pillage_tokens": player.pillage_tokens,
+            "passed": player.passed,
+            "sales_prestige": rival.sales_prestige[rate_position(state, index, "sales", table)],
+            "purchase_prestige": rival.purchase_prestige[rate_position(state, index, "purchase", table)],
+            "rates": list(
+                _rates(
+                    has(state, index, "grand-bazaar", table),
+                    tuple(player.tokens.items()),
+                    tuple(player.exchanged.items()),
+                    rival_limit(state, index, table),
+                )
+            ),
+            "score": score(state, index, mine)["score"],
+        },
+    )
+
+
+@lru_cache(maxsize=4096)
+def _rates(
+    bazaars: int, tokens: tuple[tuple[str, int], ...], exchanged: tuple[tuple[str, int], ...], limit: int
+) -> tuple[RateView, ...]:
+    """A seat's rival exchange rows: the same few token positions recur in every view, so each set
+    is built once (views share these objects and never change them). The position is
+    `rate_position`'s (tokens + Grand Bazaars, at most 4), the terms those `rival_terms` reads."""
+    cat = catalogue()
+    steps, used = dict(tokens), dict(exchanged)
     rates = []
     for row, spec in cat.rows.items():
-        give, get, _ = rival_terms(state, index, row, table)
+        position = min(4, steps.get(row, 0) + bazaars)
+        give, get = spec.rates[position]
         rates.append(
-            RateView(
-                row=row,
-                resource=spec.resource,
-                direction="sell" if row.startswith("sell-") else "buy",
-                give=give,
-                get=get,
-                position=rate_position(state, index, row, table),
-                used=player.exchanged.get(row, 0),
-                limit=rival_limit(state, index, table),
+            _built(
+                RateView,
+                {
+                    "row": row,
+                    "resource": spec.resource,
+                    "direction": "sell" if row.startswith("sell-") else "buy",
+                    "give": give,
+                    "get": get,
+                    "position": position,
+                    "used": used.get(row, 0),
+                    "limit": limit,
+                },
             )
         )
-    rival = cat.rival
-    return SeatView(
-        seat=index,
-        name=player.name,
-        stock=dict(player.stock),
-        ducats=player.ducats,
-        influence=player.influence,
-        ready=player.ready,
-        busy=player.busy,
-        idle=player.idle,
-        workers=player.workers,
-        tiles=len(owned(state, index)),
-        pillage_tokens=player.pillage_tokens,
-        passed=player.passed,
-        sales_prestige=rival.sales_prestige[rate_position(state, index, "sales", table)],
-        purchase_prestige=rival.purchase_prestige[rate_position(state, index, "purchase", table)],
-        rates=rates,
-        score=score(state, index)["score"],
+    return tuple(rates)
+
+
+_TILE_FIELDS = itemgetter(*Tile.model_fields)
+"""A tile's field values in the model's order: the key of its cached view."""
+
+
+def _tile_view(tile: Tile) -> TileView:
+    return _tile_view_of(_TILE_FIELDS(tile.__dict__))
+
+
+@lru_cache(maxsize=8192)
+def _tile_view_of(fields: tuple) -> TileView:
+    """A tile's view from its field values: a position changes a few tiles, so the other views are
+    reused (views share these objects and never change them)."""
+    tile = Tile.model_construct(**dict(zip(Tile.model_fields, fields, strict=True)))
+    stages_needed = _work_tables(catalogue())[0]
+    return _built(
+        TileView,
+        {
+            "id": tile.id,
+            "q": tile.q,
+            "r": tile.r,
+            "terrain": tile.terrain,
+            "resource": tile.resource,
+            "owner": tile.owner,
+            "house": tile.house,
+            "building": tile.building,
+            "mode": tile.mode,
+            "work": tile.work,
+            "stages": tile.stages,
+            "stages_needed": stages_needed[tile.work] if tile.work else 0,
+            "garrison": tile.garrison,
+            "spent": tile.spent,
+            "pillaged": tile.pillaged,
+            "label": _label(tile),
+        },
     )
+
+
+@cache
+def _work_tables(cat: Catalogue) -> tuple[dict[str, int], dict[str, str]]:
+    """Each public work's stages and name (static data)."""
+    return {key: spec.stages for key, spec in cat.works.items()}, {
+        key: spec.name for key, spec in cat.works.items()
+    }
 
 
 def _proposal_view(state: State, seat: Seat | None) -> ProposalView | None:
@@ -233,44 +321,40 @@ def headline(state: State, result: Result | None) -> str:
 
 def view(state: State, seat: Seat | None, game: str, to_act: set[Seat]) -> CityHeroesView:
     """What `seat` (None: the table) sees; `game` is the game's id, `to_act` the seats to act."""
-    cat = catalogue()
+    work_names = _work_tables(catalogue())[1]
     table = counts(state)
     seats = [_seat_view(state, index, table) for index in range(len(state.players))]
-    tiles = [
-        TileView(
-            **tile.model_dump(),
-            stages_needed=cat.works[tile.work].stages if tile.work else 0,
-            label=_label(tile),
-        )
-        for tile in state.tiles
-    ]
+    tiles = [_tile_view(tile) for tile in state.tiles]
     proposal = _proposal_view(state, seat)
     raid = _raid_view(state)
     result = game_result(state)
-    return CityHeroesView(
-        game=game,
-        seat=seat,
-        players=[player.name for player in state.players],
-        to_act=sorted(to_act),
-        headline=headline(state, result),
-        finished=result is not None,
-        topic=rules_topic(state),
-        turn=state.turn,
-        turns=state.turns,
-        phase=state.phase,
-        current=state.current if state.phase != "over" else None,
-        acted=state.acted,
-        radius=state.radius,
-        tiles=tiles,
-        seats=seats,
-        prestige=state.prestige,
-        rival_prestige=state.rival_prestige,
-        rival_growth=rival_growth(state) if state.phase != "over" else 0,
-        bank=dict(state.bank),
-        bank_ducats=state.bank_ducats,
-        works={key: spec.name for key, spec in cat.works.items()},
-        proposal=proposal,
-        raid=raid,
-        city_wins=(state.prestige >= state.rival_prestige) if result is not None else None,
-        scoreboard=_scoreboard(state, result),
+    return _built(
+        CityHeroesView,
+        {
+            "game": game,
+            "seat": seat,
+            "players": [player.name for player in state.players],
+            "to_act": sorted(to_act),
+            "headline": headline(state, result),
+            "finished": result is not None,
+            "topic": rules_topic(state),
+            "turn": state.turn,
+            "turns": state.turns,
+            "phase": state.phase,
+            "current": state.current if state.phase != "over" else None,
+            "acted": state.acted,
+            "radius": state.radius,
+            "tiles": tiles,
+            "seats": seats,
+            "prestige": state.prestige,
+            "rival_prestige": state.rival_prestige,
+            "rival_growth": rival_growth(state) if state.phase != "over" else 0,
+            "bank": dict(state.bank),
+            "bank_ducats": state.bank_ducats,
+            "works": dict(work_names),
+            "proposal": proposal,
+            "raid": raid,
+            "city_wins": (state.prestige >= state.rival_prestige) if result is not None else None,
+            "scoreboard": _scoreboard(state, result),
+        },
     )

@@ -24,8 +24,15 @@ State = CityHeroesState
 
 
 def build_problem(
-    state: State, seat: Seat, spot: Tile, building: str, discount: dict[str, int] | None = None
+    state: State,
+    seat: Seat,
+    spot: Tile,
+    building: str,
+    discount: dict[str, int] | None = None,
+    price: dict[str, int] | None = None,
 ) -> str | None:
+    """Why the seat may not build `building` on `spot` now (None: it may); `price`: its `cost`, when
+    the caller has it."""
     spec = catalogue().buildings.get(building)
     if spec is None or spec.level != 1 or spec.track != "main":
         return f"{name(building)} is not a level 1 building you can build (upgrade to it instead)."
@@ -37,7 +44,9 @@ def build_problem(
         return f"T{spot.id} holds the {name(spot.work)} public work."
     if spec.placement is not None and spot.resource not in spec.placement:
         return f"{words.a(spec.name, start=True)} goes only on a tile with {' or '.join(spec.placement)}."
-    short = shortfall(state.players[seat], cost(state, seat, spec.cost, building, discount))
+    if price is None:
+        price = cost(state, seat, spec.cost, building, discount)
+    short = shortfall(state.players[seat], price)
     if short:
         return f"You cannot afford {words.a(spec.name)}: {short}."
     return None
@@ -46,16 +55,17 @@ def build_problem(
 def build_choices(state: State, seat: Seat) -> list[Choice]:
     choices = []
     discount = discounts(state, seat)
+    prices: dict[str, dict[str, int]] = {}  # a building's cost is the same on every tile
     for spot in owned(state, seat):
         if spot.building is not None or spot.work is not None:
             continue
         for spec in catalogue().buildings.values():
-            if (
-                spec.level == 1
-                and spec.track == "main"
-                and build_problem(state, seat, spot, spec.id, discount) is None
-            ):
-                price = cost(state, seat, spec.cost, spec.id, discount)
+            if spec.level != 1 or spec.track != "main":
+                continue
+            price = prices.get(spec.id)
+            if price is None:
+                price = prices[spec.id] = cost(state, seat, spec.cost, spec.id, discount)
+            if build_problem(state, seat, spot, spec.id, discount, price) is None:
                 choices.append(
                     choice(
                         key=f"build:{spot.id}:{spec.id}",
@@ -69,8 +79,15 @@ def build_choices(state: State, seat: Seat) -> list[Choice]:
 
 
 def upgrade_problem(
-    state: State, seat: Seat, spot: Tile, target: str, discount: dict[str, int] | None = None
+    state: State,
+    seat: Seat,
+    spot: Tile,
+    target: str,
+    discount: dict[str, int] | None = None,
+    price: dict[str, int] | None = None,
 ) -> str | None:
+    """Why the seat may not upgrade `spot` to `target` now (None: it may); `price`: its `cost`, when
+    the caller has it."""
     cat = catalogue()
     spec = cat.buildings.get(target)
     if spec is None or spec.level == 1:
@@ -85,7 +102,9 @@ def upgrade_problem(
         )
     if spec.is_unique and target in state.unique_built:
         return f"There is already {words.a(spec.name)} in the game (level 3 buildings are unique)."
-    short = shortfall(state.players[seat], cost(state, seat, spec.cost, target, discount))
+    if price is None:
+        price = cost(state, seat, spec.cost, target, discount)
+    short = shortfall(state.players[seat], price)
     if short:
         return f"You cannot afford {words.a(spec.name)}: {short}."
     return None
@@ -95,12 +114,15 @@ def upgrade_choices(state: State, seat: Seat) -> list[Choice]:
     cat = catalogue()
     choices = []
     discount = discounts(state, seat)
+    prices: dict[str, dict[str, int]] = {}  # a target's cost is the same on every tile
     for spot in owned(state, seat):
         for current in (spot.house, spot.building):
             for target in cat.upgrades_to.get(current or "", []):
-                if upgrade_problem(state, seat, spot, target, discount) is None:
+                price = prices.get(target)
+                if price is None and target in cat.buildings:
+                    price = prices[target] = cost(state, seat, cat.buildings[target].cost, target, discount)
+                if upgrade_problem(state, seat, spot, target, discount, price) is None:
                     spec = cat.buildings[target]
-                    price = cost(state, seat, spec.cost, target, discount)
                     choices.append(
                         choice(
                             key=f"upgrade:{spot.id}:{target}",

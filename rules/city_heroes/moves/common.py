@@ -16,6 +16,9 @@ from rules.core import RuleError, Seat
 State = CityHeroesState
 Counts = dict[Seat | None, Counter[str]]
 
+_NONE: Counter[str] = Counter()
+"""The counts of a seat without buildings (only read: a Counter's missing keys read 0 without being stored)."""
+
 _memo: list[tuple[State, Counts] | None] = [None]
 """The building counts of the state whose legal actions are being listed (which never mutates it)."""
 
@@ -55,16 +58,19 @@ def counts(state: State) -> Counts:
     memo = _memo[0]
     if memo is not None and memo[0] is state:
         return memo[1]
-    table: Counts = {}
+    plain: dict[Seat | None, dict[str, int]] = {}
     for tile in state.tiles:
         if tile.owner is None:
             continue
-        counter = table.setdefault(tile.owner, Counter())
+        counter = plain.get(tile.owner)
+        if counter is None:
+            counter = plain[tile.owner] = {}
         if tile.house:
-            counter[tile.house] += 1
+            counter[tile.house] = counter.get(tile.house, 0) + 1
         if tile.building:
-            counter[tile.building] += 1
-    return table
+            counter[tile.building] = counter.get(tile.building, 0) + 1
+    # Counted in plain dicts (a Counter's `+=` is slower), handed out as Counters (missing keys read 0).
+    return {owner: Counter(counter) for owner, counter in plain.items()}
 
 
 def has(state: State, seat: Seat, building: str, table: Counts | None = None) -> int:
@@ -99,7 +105,7 @@ def price(state: State, seat: Seat, tile_id: int) -> int:
 
 def guild_bonus(table: Counts, seat: Seat, guild: str) -> int:
     """'by either 2 more if the player built a ... Guild or by 1 more if another player has built one'."""
-    if table.get(seat, Counter())[guild]:
+    if table.get(seat, _NONE)[guild]:
         return 2
     return 1 if any(counter[guild] for counter in table.values()) else 0
 
@@ -108,7 +114,7 @@ def discounts(state: State, seat: Seat) -> dict[str, int]:
     """Workshop, Carpenter and Stonemason discounts (a guild counts as its Carpenter/Stonemason);
     several copies of one building do not add up."""
     table = counts(state)
-    mine = table.get(seat, Counter())
+    mine = table.get(seat, _NONE)
     workshop = 1 if mine["workshop"] else 0
     discount = {"stone": workshop, "planks": workshop, "sculptures": 0, "scaffolds": 0}
     if mine["carpenter"] or mine["carpenters-guild"]:
