@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import Field
 
 from rules.city_of_iron import scoring
 from rules.city_of_iron.data import game_data
-from rules.city_of_iron.moves.cards import card_action
+from rules.city_of_iron.moves.cards import _overridden
 from rules.city_of_iron.moves.end_round import draw_counts
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import CityState, Player
@@ -196,6 +196,35 @@ class CityOfIronView(View):
     """The final scores and their breakdown, once the game is over."""
 
 
+M = TypeVar("M", bound=Model)
+
+
+@cache
+def _plan(model: type[Model]) -> tuple[tuple[str, Any, Any], ...]:
+    """(name, default, default factory) of each field of a view model, in declaration order."""
+    return tuple((name, field.default, field.default_factory) for name, field in model.model_fields.items())
+
+
+def _made(model: type[M], **fields: Any) -> M:
+    """A view model built without validation: the search builds a whole view per iteration (several
+    per decision), and validating its hundreds of nested fields was most of that time. Every value
+    given must already have the field's type and be owned by the view (copy the state's lists); the
+    fields are stored in declaration order with the defaults filled in, as validation would, so the
+    model, its JSON and its fields set are the same."""
+    values: dict[str, Any] = {}
+    for name, default, factory in _plan(model):
+        if name in fields:
+            values[name] = fields[name]
+        else:
+            values[name] = factory() if factory is not None else default
+    made = object.__new__(model)
+    object.__setattr__(made, "__dict__", values)
+    object.__setattr__(made, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
+
+
 @cache
 def _building(uid: str) -> BuildingInfo:
     kind = building(uid)
@@ -249,7 +278,16 @@ def _land(land_id: str) -> LandInfo:
 
 
 def _card(state: CityState, player: Player, uid: str) -> CardInfo:
-    action = card_action(state, player, uid)
+    # The action depends only on the nation, and only with abilities on (`card_action`).
+    return _card_for(uid, player.nation if state.abilities else None)
+
+
+@cache
+def _card_for(uid: str, nation: str | None) -> CardInfo:
+    """A card as a seat with this nation (None: abilities off or no nation yet) sees it: one lookup per
+    card in a view, where the search builds several views per decision."""
+    kind = card(uid)
+    action = kind.action if nation is None else _overridden(kind.id, nation) if kind.action else None
     return _card_info(uid, action.text if action else "", bool(action and action.free))
 
 
@@ -317,7 +355,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
     data = game_data()
     totals = [scoring.goods_totals(state, player) for player in state.players]
     goods = [
-        GoodInfo(
+        _made(
+            GoodInfo,
             id=good.id,
             name=good.name,
             vp_first=good.vp_first,
@@ -329,7 +368,7 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         for good in data.goods.values()
     ]
     seats = []
-    bonus = scoring.first_place_bonus(state)
+    bonus = scoring.first_place_bonus(state, totals)
     for seat_index, player in enumerate(state.players):
         draws = draw_counts(state, player)
         cities = []
@@ -337,7 +376,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
             base = scoring.city_capacity(state, player, city)
             capacity = base + sum(building(uid).capacity for uid in city.buildings)
             cities.append(
-                CityInfo(
+                _made(
+                    CityInfo,
                     id=city.id,
                     land=_land(city.land),
                     capacity=capacity,
@@ -350,10 +390,16 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
             if town(town_id).capacity:
                 lands = town(town_id).lands
                 cities.append(
-                    CityInfo(
+                    _made(
+                        CityInfo,
                         id=town_id,
-                        land=LandInfo(
-                            id=town_id, name=town(town_id).name, distance=0, lands=lands, requires=None
+                        land=_made(
+                            LandInfo,
+                            id=town_id,
+                            name=town(town_id).name,
+                            distance=0,
+                            lands=list(lands),
+                            requires=None,
                         ),
                         capacity=town(town_id).capacity + sum(building(uid).capacity for uid in held or ()),
                         districts=0,
@@ -361,7 +407,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
                     )
                 )
         seats.append(
-            PlayerInfo(
+            _made(
+                PlayerInfo,
                 name=player.name,
                 nation=data.nations[player.nation].name if player.nation else None,
                 coins=player.coins,
@@ -395,7 +442,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         def cards(uids: list[str]) -> list[CardInfo]:
             return [_card(state, player, uid) for uid in uids]
 
-        private = PrivateInfo(
+        private = _made(
+            PrivateInfo,
             hand=cards(player.hand),
             citizen_draw=cards(player.citizen_draw),
             citizen_discard=cards(player.citizen_discard),
@@ -405,7 +453,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
             selected=cards(player.selected),
         )
     sequential = state.phase in ("nation", "bid", "rebid", "actions", "snyle")
-    return CityOfIronView(
+    return _made(
+        CityOfIronView,
         game=game.info.id,
         seat=seat,
         players=[player.name for player in state.players],
@@ -426,10 +475,10 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         expansion_deck_count=len(state.expansion_deck),
         lands=[_land(land_id) for land_id in state.lands],
         goods=goods,
-        bid_costs=data.board.bid_costs[len(state.players)],
-        bid_order=state.bid_order,
-        track=state.track,
-        turn_order=state.turn_order,
+        bid_costs=list(data.board.bid_costs[len(state.players)]),
+        bid_order=list(state.bid_order),
+        track=list(state.track),
+        turn_order=list(state.turn_order),
         current=state.current if sequential else None,
         seats=seats,
         options={

@@ -21,6 +21,29 @@ def can_buy_any(player: Player) -> bool:
     )
 
 
+@lru_cache(maxsize=64)
+def _done_choice(selected: int) -> Choice:
+    """'Done choosing', with the number of cards chosen so far (built once per number)."""
+    return make_choice(
+        key="purchase:done",
+        label="Done choosing" + (f" ({words.count(selected, 'card')})" if selected else ""),
+        action=action_of(Done),
+        group="Purchase",
+        style="success",
+    )
+
+
+@lru_cache(maxsize=1)
+def _clear_choice() -> Choice:
+    return make_choice(
+        key="purchase:clear",
+        label="Clear my choices",
+        action=action_of(ClearSelection),
+        group="Purchase",
+        style="danger",
+    )
+
+
 @lru_cache(maxsize=1024)
 def _select_choice(uid: str) -> Choice:
     kind = card(uid)
@@ -36,26 +59,9 @@ def _select_choice(uid: str) -> Choice:
 def purchase_choices(state: CityState, seat: Seat) -> list[Choice]:
     player = state.players[seat]
     coins, science = selected_cost(player)
-    choices = [
-        make_choice(
-            key="purchase:done",
-            label="Done choosing"
-            + (f" ({words.count(len(player.selected), 'card')})" if player.selected else ""),
-            action=action_of(Done),
-            group="Purchase",
-            style="success",
-        )
-    ]
+    choices = [_done_choice(len(player.selected))]
     if player.selected:
-        choices.append(
-            make_choice(
-                key="purchase:clear",
-                label="Clear my choices",
-                action=action_of(ClearSelection),
-                group="Purchase",
-                style="danger",
-            )
-        )
+        choices.append(_clear_choice())
     seen: set[str] = set()
     for uid in player.unpurchased:
         kind = card(uid)
