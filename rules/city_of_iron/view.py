@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import Field
@@ -200,23 +200,29 @@ M = TypeVar("M", bound=Model)
 
 
 @cache
-def _plan(model: type[Model]) -> tuple[tuple[str, Any, Any], ...]:
-    """(name, default, default factory) of each field of a view model, in declaration order."""
-    return tuple((name, field.default, field.default_factory) for name, field in model.model_fields.items())
+def _plan(model: type[Model]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+    """A view model's fields in declaration order with their defaults (a required field's is a
+    placeholder every caller replaces), and the fields whose default is made fresh by a factory."""
+    template = {name: field.default for name, field in model.model_fields.items()}
+    factories = tuple(
+        (name, field.default_factory)
+        for name, field in model.model_fields.items()
+        if field.default_factory is not None
+    )
+    return template, factories
 
 
 def _made(model: type[M], **fields: Any) -> M:
     """A view model built without validation: the search builds a whole view per iteration (several
-    per decision), and validating its hundreds of nested fields was most of that time. Every value
-    given must already have the field's type and be owned by the view (copy the state's lists); the
-    fields are stored in declaration order with the defaults filled in, as validation would, so the
-    model, its JSON and its fields set are the same."""
-    values: dict[str, Any] = {}
-    for name, default, factory in _plan(model):
-        if name in fields:
-            values[name] = fields[name]
-        else:
-            values[name] = factory() if factory is not None else default
+    per decision), and validating the whole nested view was a large part of that time. Every value
+    given must already have the field's type and be owned by the view (copy the state's lists), and
+    every required field must be given; the fields are stored in declaration order with the defaults
+    filled in, as validation would, so the model, its JSON and its fields set are the same."""
+    template, factories = _plan(model)
+    values = {**template, **fields}
+    for name, factory in factories:
+        if name not in fields:
+            values[name] = factory()
     made = object.__new__(model)
     object.__setattr__(made, "__dict__", values)
     object.__setattr__(made, "__pydantic_fields_set__", set(fields))
@@ -351,6 +357,29 @@ def _final(state: CityState) -> FinalInfo:
     return FinalInfo(reason=outcome.reason, lines=lines)
 
 
+SCORE_CARDS = tuple(f"score-{letter}" for letter in game_data().board.score_cards)
+"""The Score cards' instances in the building deck ("score-A"...), the only ones named "score-"."""
+
+
+def _score_positions(deck: list[str]) -> list[int]:
+    """Where the Score cards lie in the deck: found by C-level search (`in`, `index`) rather than by
+    looking at each of the deck's cards, for a view built many times per decision."""
+    return [deck.index(uid) for uid in SCORE_CARDS if uid in deck]
+
+
+@lru_cache(maxsize=4096)
+def _buildings_row(row: tuple[str | None, ...]) -> tuple[BuildingInfo | None, ...]:
+    """The building row as the view shows it; the row changes a few times a round, so most views
+    find it built already (each view gets its own list of the shared infos)."""
+    return tuple(_building(uid) if uid else None for uid in row)
+
+
+@lru_cache(maxsize=4096)
+def _towns(pile: tuple[str, ...]) -> tuple[TownInfo, ...]:
+    """A town pile as the view shows it (like `_buildings_row`)."""
+    return tuple(_town(town_id) for town_id in pile)
+
+
 def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfIronView:
     data = game_data()
     totals = [scoring.goods_totals(state, player) for player in state.players]
@@ -434,7 +463,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
                 draws_military=draws[1],
             )
         )
-    to_next = next((index for index, uid in enumerate(state.deck) if uid.startswith("score-")), None)
+    scores = _score_positions(state.deck)
+    to_next = min(scores, default=None)
     private = None
     if seat is not None:
         player = state.players[seat]
@@ -463,14 +493,14 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         finished=state.phase == "over",
         phase=state.phase,
         round=state.round,
-        row=[_building(uid) if uid else None for uid in state.row],
-        deck_count=sum(1 for uid in state.deck if not uid.startswith("score-")),
+        row=list(_buildings_row(tuple(state.row))),
+        deck_count=len(state.deck) - len(scores),
         cards_to_next_score=to_next,
         discard_count=len(state.discard),
         scorings=state.scorings,
         score_due=bool(state.score_due),
         last_round=state.last_round,
-        town_piles={stars: [_town(town_id) for town_id in pile] for stars, pile in state.town_piles.items()},
+        town_piles={stars: list(_towns(tuple(pile))) for stars, pile in state.town_piles.items()},
         expansion_row=[_town(town_id) for town_id in state.expansion_row],
         expansion_deck_count=len(state.expansion_deck),
         lands=[_land(land_id) for land_id in state.lands],
