@@ -7,7 +7,7 @@ treat choices as read-only."""
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -53,6 +53,7 @@ def card_names(uids: list[str]) -> str:
     return words.listed((card(uid).name for uid in uids), empty="nothing")
 
 
+@cache
 def _kind_of(uid: str) -> str:
     """The card type of a citizen or military card instance ("scholar.0a" -> "scholar")."""
     return uid.rsplit(".", 1)[0]
@@ -64,7 +65,7 @@ def _minimal_sets(
 ) -> tuple[tuple[str, ...], ...]:
     """The minimal sets as card instances: the sets found for the cards' types (`_minimal_positions`,
     which hands of other seats and copies share) mapped back to the cards at those positions."""
-    found = _minimal_positions(tuple(_kind_of(uid) for uid in cards), skill, need, flag, limit)
+    found = _minimal_positions(tuple(map(_kind_of, cards)), skill, need, flag, limit)
     return tuple(tuple(cards[index] for index in positions) for positions in found)
 
 
