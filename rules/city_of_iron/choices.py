@@ -7,7 +7,7 @@ treat choices as read-only."""
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -53,30 +53,49 @@ def card_names(uids: list[str]) -> str:
     return words.listed((card(uid).name for uid in uids), empty="nothing")
 
 
+@cache
+def _kind_of(uid: str) -> str:
+    """The card type of a citizen or military card instance ("scholar.0a" -> "scholar")."""
+    return uid.rsplit(".", 1)[0]
+
+
 @lru_cache(maxsize=4096)
 def _minimal_sets(
     cards: tuple[str, ...], skill: str, need: int, flag: str | None, limit: int
 ) -> tuple[tuple[str, ...], ...]:
+    """The minimal sets as card instances: the sets found for the cards' types (`_minimal_positions`,
+    which hands of other seats and copies share) mapped back to the cards at those positions."""
+    found = _minimal_positions(tuple(map(_kind_of, cards)), skill, need, flag, limit)
+    return tuple(tuple(cards[index] for index in positions) for positions in found)
+
+
+@lru_cache(maxsize=8192)
+def _minimal_positions(
+    kinds: tuple[str, ...], skill: str, need: int, flag: str | None, limit: int
+) -> tuple[tuple[int, ...], ...]:
+    """`_minimal_sets` by positions in the list of card types: what makes a set minimal, valid or a
+    duplicate depends only on the types and their order, never on which copy (or whose) a card is, so
+    this is cached per hand of types (a far better hit rate than per hand of instances)."""
     if need <= 0 and flag is None:
         return ((),)
-    useful: list[str] = []
+    useful: list[int] = []
     per_name: dict[str, int] = {}
-    for uid in cards:
-        kind = card(uid)
+    for index, kind_id in enumerate(kinds):
+        kind = card(kind_id)
         useful_card = getattr(kind, skill) > 0 or (flag and getattr(kind, flag))
-        if useful_card and per_name.get(kind.id, 0) < max(need, 1):
-            per_name[kind.id] = per_name.get(kind.id, 0) + 1
-            useful.append(uid)
-    useful.sort(key=lambda uid: -getattr(card(uid), skill))
-    values = {uid: getattr(card(uid), skill) for uid in useful}
-    flags = {uid: bool(flag and getattr(card(uid), flag)) for uid in useful}
-    results: list[tuple[str, ...]] = []
+        if useful_card and per_name.get(kind_id, 0) < max(need, 1):
+            per_name[kind_id] = per_name.get(kind_id, 0) + 1
+            useful.append(index)
+    useful.sort(key=lambda index: -getattr(card(kinds[index]), skill))
+    values = {index: getattr(card(kinds[index]), skill) for index in useful}
+    flags = {index: bool(flag and getattr(card(kinds[index]), flag)) for index in useful}
+    results: list[tuple[int, ...]] = []
     seen: set[tuple[str, ...]] = set()
 
-    def valid(chosen: tuple[str, ...]) -> bool:
-        if sum(values[uid] for uid in chosen) < need:
+    def valid(chosen: tuple[int, ...]) -> bool:
+        if sum(values[index] for index in chosen) < need:
             return False
-        return flag is None or any(flags[uid] for uid in chosen)
+        return flag is None or any(flags[index] for index in chosen)
 
     for size in range(1, min(len(useful), need + (1 if flag else 0)) + 1):
         for chosen in combinations(useful, size):
@@ -84,7 +103,7 @@ def _minimal_sets(
                 continue
             if any(valid(chosen[:index] + chosen[index + 1 :]) for index in range(size)):
                 continue
-            signature = tuple(sorted(uid.rsplit(".", 1)[0] for uid in chosen))
+            signature = tuple(sorted(kinds[index] for index in chosen))
             if signature in seen:
                 continue
             seen.add(signature)

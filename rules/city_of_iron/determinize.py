@@ -32,6 +32,7 @@ count them or to collect a pool, and every pool is sorted before it is shuffled.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.state import CityState, Player
@@ -75,6 +76,7 @@ def _reshuffled_deck(deck: list[str], rng: random.Random) -> list[str]:
     return out + _shuffled(run, rng)
 
 
+@cache
 def _deck_of(uid: str) -> str:
     """'citizen' or 'military' for a citizen or military card instance ("scholar.0a")."""
     return game_data().cards[uid.rsplit(".", 1)[0]].deck

@@ -71,9 +71,11 @@ def places(all_totals: list[dict[str, int]], good: str) -> tuple[int, int]:
     return first, second
 
 
-def first_place_bonus(state: CityState) -> list[dict[str, int]]:
-    """Per seat: the coin bonus of each good it leads (ties all collect)."""
-    totals = [goods_totals(state, player) for player in state.players]
+def first_place_bonus(state: CityState, totals: list[dict[str, int]] | None = None) -> list[dict[str, int]]:
+    """Per seat: the coin bonus of each good it leads (ties all collect). `totals`: every seat's
+    `goods_totals` when the caller has them already (a view needs both)."""
+    if totals is None:
+        totals = [goods_totals(state, player) for player in state.players]
     bonus: list[dict[str, int]] = [{} for _ in state.players]
     for good in game_data().goods.values():
         first, _ = places(totals, good.id)

@@ -41,7 +41,18 @@ class FastCopy(Model):
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
         clone = object.__new__(type(self))
-        object.__setattr__(clone, "__dict__", {key: _copied(value) for key, value in self.__dict__.items()})
+        fields: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            # The common shapes inline (a call per field was most of the copy's time): the search
+            # copies the whole state once per iteration.
+            kind = type(value)
+            if kind in _SCALARS:
+                fields[key] = value
+            elif kind is list and (not value or type(value[0]) in _SCALARS):
+                fields[key] = value.copy()
+            else:
+                fields[key] = _copied(value)
+        object.__setattr__(clone, "__dict__", fields)
         object.__setattr__(clone, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
         object.__setattr__(clone, "__pydantic_extra__", None)
         object.__setattr__(clone, "__pydantic_private__", None)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import Field
 
 from rules.city_of_iron import scoring
 from rules.city_of_iron.data import game_data
-from rules.city_of_iron.moves.cards import card_action
+from rules.city_of_iron.moves.cards import _overridden
 from rules.city_of_iron.moves.end_round import draw_counts
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import CityState, Player
@@ -196,6 +196,41 @@ class CityOfIronView(View):
     """The final scores and their breakdown, once the game is over."""
 
 
+M = TypeVar("M", bound=Model)
+
+
+@cache
+def _plan(model: type[Model]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+    """A view model's fields in declaration order with their defaults (a required field's is a
+    placeholder every caller replaces), and the fields whose default is made fresh by a factory."""
+    template = {name: field.default for name, field in model.model_fields.items()}
+    factories = tuple(
+        (name, field.default_factory)
+        for name, field in model.model_fields.items()
+        if field.default_factory is not None
+    )
+    return template, factories
+
+
+def _made(model: type[M], **fields: Any) -> M:
+    """A view model built without validation: the search builds a whole view per iteration (several
+    per decision), and validating the whole nested view was a large part of that time. Every value
+    given must already have the field's type and be owned by the view (copy the state's lists), and
+    every required field must be given; the fields are stored in declaration order with the defaults
+    filled in, as validation would, so the model, its JSON and its fields set are the same."""
+    template, factories = _plan(model)
+    values = {**template, **fields}
+    for name, factory in factories:
+        if name not in fields:
+            values[name] = factory()
+    made = object.__new__(model)
+    object.__setattr__(made, "__dict__", values)
+    object.__setattr__(made, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
+
+
 @cache
 def _building(uid: str) -> BuildingInfo:
     kind = building(uid)
@@ -249,7 +284,16 @@ def _land(land_id: str) -> LandInfo:
 
 
 def _card(state: CityState, player: Player, uid: str) -> CardInfo:
-    action = card_action(state, player, uid)
+    # The action depends only on the nation, and only with abilities on (`card_action`).
+    return _card_for(uid, player.nation if state.abilities else None)
+
+
+@cache
+def _card_for(uid: str, nation: str | None) -> CardInfo:
+    """A card as a seat with this nation (None: abilities off or no nation yet) sees it: one lookup per
+    card in a view, where the search builds several views per decision."""
+    kind = card(uid)
+    action = kind.action if nation is None else _overridden(kind.id, nation) if kind.action else None
     return _card_info(uid, action.text if action else "", bool(action and action.free))
 
 
@@ -313,11 +357,35 @@ def _final(state: CityState) -> FinalInfo:
     return FinalInfo(reason=outcome.reason, lines=lines)
 
 
+SCORE_CARDS = tuple(f"score-{letter}" for letter in game_data().board.score_cards)
+"""The Score cards' instances in the building deck ("score-A"...), the only ones named "score-"."""
+
+
+def _score_positions(deck: list[str]) -> list[int]:
+    """Where the Score cards lie in the deck: found by C-level search (`in`, `index`) rather than by
+    looking at each of the deck's cards, for a view built many times per decision."""
+    return [deck.index(uid) for uid in SCORE_CARDS if uid in deck]
+
+
+@lru_cache(maxsize=4096)
+def _buildings_row(row: tuple[str | None, ...]) -> tuple[BuildingInfo | None, ...]:
+    """The building row as the view shows it; the row changes a few times a round, so most views
+    find it built already (each view gets its own list of the shared infos)."""
+    return tuple(_building(uid) if uid else None for uid in row)
+
+
+@lru_cache(maxsize=4096)
+def _towns(pile: tuple[str, ...]) -> tuple[TownInfo, ...]:
+    """A town pile as the view shows it (like `_buildings_row`)."""
+    return tuple(_town(town_id) for town_id in pile)
+
+
 def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfIronView:
     data = game_data()
     totals = [scoring.goods_totals(state, player) for player in state.players]
     goods = [
-        GoodInfo(
+        _made(
+            GoodInfo,
             id=good.id,
             name=good.name,
             vp_first=good.vp_first,
@@ -329,7 +397,7 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         for good in data.goods.values()
     ]
     seats = []
-    bonus = scoring.first_place_bonus(state)
+    bonus = scoring.first_place_bonus(state, totals)
     for seat_index, player in enumerate(state.players):
         draws = draw_counts(state, player)
         cities = []
@@ -337,7 +405,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
             base = scoring.city_capacity(state, player, city)
             capacity = base + sum(building(uid).capacity for uid in city.buildings)
             cities.append(
-                CityInfo(
+                _made(
+                    CityInfo,
                     id=city.id,
                     land=_land(city.land),
                     capacity=capacity,
@@ -350,10 +419,16 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
             if town(town_id).capacity:
                 lands = town(town_id).lands
                 cities.append(
-                    CityInfo(
+                    _made(
+                        CityInfo,
                         id=town_id,
-                        land=LandInfo(
-                            id=town_id, name=town(town_id).name, distance=0, lands=lands, requires=None
+                        land=_made(
+                            LandInfo,
+                            id=town_id,
+                            name=town(town_id).name,
+                            distance=0,
+                            lands=list(lands),
+                            requires=None,
                         ),
                         capacity=town(town_id).capacity + sum(building(uid).capacity for uid in held or ()),
                         districts=0,
@@ -361,7 +436,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
                     )
                 )
         seats.append(
-            PlayerInfo(
+            _made(
+                PlayerInfo,
                 name=player.name,
                 nation=data.nations[player.nation].name if player.nation else None,
                 coins=player.coins,
@@ -387,7 +463,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
                 draws_military=draws[1],
             )
         )
-    to_next = next((index for index, uid in enumerate(state.deck) if uid.startswith("score-")), None)
+    scores = _score_positions(state.deck)
+    to_next = min(scores, default=None)
     private = None
     if seat is not None:
         player = state.players[seat]
@@ -395,7 +472,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         def cards(uids: list[str]) -> list[CardInfo]:
             return [_card(state, player, uid) for uid in uids]
 
-        private = PrivateInfo(
+        private = _made(
+            PrivateInfo,
             hand=cards(player.hand),
             citizen_draw=cards(player.citizen_draw),
             citizen_discard=cards(player.citizen_discard),
@@ -405,7 +483,8 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
             selected=cards(player.selected),
         )
     sequential = state.phase in ("nation", "bid", "rebid", "actions", "snyle")
-    return CityOfIronView(
+    return _made(
+        CityOfIronView,
         game=game.info.id,
         seat=seat,
         players=[player.name for player in state.players],
@@ -414,22 +493,22 @@ def build_view(game: CityOfIron, state: CityState, seat: Seat | None) -> CityOfI
         finished=state.phase == "over",
         phase=state.phase,
         round=state.round,
-        row=[_building(uid) if uid else None for uid in state.row],
-        deck_count=sum(1 for uid in state.deck if not uid.startswith("score-")),
+        row=list(_buildings_row(tuple(state.row))),
+        deck_count=len(state.deck) - len(scores),
         cards_to_next_score=to_next,
         discard_count=len(state.discard),
         scorings=state.scorings,
         score_due=bool(state.score_due),
         last_round=state.last_round,
-        town_piles={stars: [_town(town_id) for town_id in pile] for stars, pile in state.town_piles.items()},
+        town_piles={stars: list(_towns(tuple(pile))) for stars, pile in state.town_piles.items()},
         expansion_row=[_town(town_id) for town_id in state.expansion_row],
         expansion_deck_count=len(state.expansion_deck),
         lands=[_land(land_id) for land_id in state.lands],
         goods=goods,
-        bid_costs=data.board.bid_costs[len(state.players)],
-        bid_order=state.bid_order,
-        track=state.track,
-        turn_order=state.turn_order,
+        bid_costs=list(data.board.bid_costs[len(state.players)]),
+        bid_order=list(state.bid_order),
+        track=list(state.track),
+        turn_order=list(state.turn_order),
         current=state.current if sequential else None,
         seats=seats,
         options={

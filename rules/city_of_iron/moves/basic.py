@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules import words
 from rules.city_of_iron.choices import action_of, card_names, make_choice
 from rules.city_of_iron.data import game_data
@@ -16,26 +18,38 @@ def basic_choices(state: CityState, seat: Seat) -> list[Choice]:
     choices: list[Choice] = []
     for deck in ("citizen", "military"):
         if getattr(player, f"{deck}_draw") or getattr(player, f"{deck}_discard"):
-            choices.append(
-                make_choice(
-                    key=f"draw:{deck}",
-                    label=f"Draw a {deck} card",
-                    action=action_of(DrawCard, deck=deck),
-                    group="Draw",
-                )
-            )
-    choices.append(make_choice(key="tax", label="Tax: gain 1 coin", action=action_of(Tax), group="Other"))
-    price = game_data().board.science_price
-    if player.coins >= price:
-        choices.append(
-            make_choice(
-                key="science",
-                label=f"Buy 1 science for {words.count(price, 'coin')}",
-                action=action_of(BuyScience),
-                group="Other",
-            )
-        )
+            choices.append(_draw_choice(deck))
+    choices.append(_tax_choice())
+    if player.coins >= game_data().board.science_price:
+        choices.append(_science_choice())
     return choices
+
+
+# These choices never change: built once and shared (treat choices as read-only).
+@cache
+def _draw_choice(deck: str) -> Choice:
+    return make_choice(
+        key=f"draw:{deck}",
+        label=f"Draw a {deck} card",
+        action=action_of(DrawCard, deck=deck),
+        group="Draw",
+    )
+
+
+@cache
+def _tax_choice() -> Choice:
+    return make_choice(key="tax", label="Tax: gain 1 coin", action=action_of(Tax), group="Other")
+
+
+@cache
+def _science_choice() -> Choice:
+    price = game_data().board.science_price
+    return make_choice(
+        key="science",
+        label=f"Buy 1 science for {words.count(price, 'coin')}",
+        action=action_of(BuyScience),
+        group="Other",
+    )
 
 
 def apply_draw(state: CityState, seat: Seat, action: DrawCard) -> list[Event]:

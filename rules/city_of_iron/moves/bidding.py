@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rules import words
 from rules.city_of_iron.choices import action_of, make_choice
 from rules.city_of_iron.data import game_data
@@ -55,17 +57,20 @@ def bid_choices(state: CityState, seat: Seat) -> list[Choice]:
                 )
         return choices
     for space in bid_spaces(state, seat):
-        choices.append(
-            make_choice(
-                key=f"bid:{space}",
-                label=f"Bid {costs[space]} (space {space + 1} of {len(costs)}, "
-                f"{_turn_position(state, space)} in turn order so far)",
-                action=action_of(Bid, space=space),
-                group="Bid",
-                style="primary" if costs[space] == 0 else "secondary",
-            )
-        )
+        choices.append(_bid_choice(space, costs[space], len(costs), _turn_position(state, space)))
     return choices
+
+
+@lru_cache(maxsize=256)
+def _bid_choice(space: int, cost: int, spaces: int, position: str) -> Choice:
+    """A bid choice depends only on these: built once and shared (treat choices as read-only)."""
+    return make_choice(
+        key=f"bid:{space}",
+        label=f"Bid {cost} (space {space + 1} of {spaces}, {position} in turn order so far)",
+        action=action_of(Bid, space=space),
+        group="Bid",
+        style="primary" if cost == 0 else "secondary",
+    )
 
 
 def apply_bid(state: CityState, seat: Seat, action: Bid) -> list[Event]:

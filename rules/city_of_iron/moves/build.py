@@ -116,6 +116,7 @@ def build_choices(state: CityState, seat: Seat) -> list[Choice]:
     choices: list[Choice] = []
     seen: set[tuple[str, str]] = set()
     sites = building_sites(state, player)
+    names: dict[str, str] = {}
     owned = {building(other).name for other in scoring.player_buildings(state, player)}
     for source, uid in [("row", uid) for uid in state.row if uid] + [
         ("stored", uid) for uid in player.stored
@@ -125,11 +126,21 @@ def build_choices(state: CityState, seat: Seat) -> list[Choice]:
             continue
         seen.add((source, kind.id))
         science = science_cost(state, player, uid, owned)
-        cost = f"{words.count(kind.coins, 'coin')}" + (f" + {science} science" if science else "")
         for site_id, old in _build_options(player, uid, sites, science):
-            where = site_name(state, site_id)
-            choices.append(_build_choice(uid, site_id, where, old, cost, source == "stored"))
+            if site_id not in names:
+                names[site_id] = site_name(state, site_id)
+            choices.append(
+                _build_choice(
+                    uid, site_id, names[site_id], old, _cost(kind.coins, science), source == "stored"
+                )
+            )
     return choices
+
+
+@lru_cache(maxsize=256)
+def _cost(coins: int, science: int) -> str:
+    """A build's price as its label shows it ("3 coins + 1 science")."""
+    return f"{words.count(coins, 'coin')}" + (f" + {science} science" if science else "")
 
 
 def apply_build(state: CityState, seat: Seat, action: Build) -> list[Event]:

@@ -56,6 +56,11 @@ def _distinct_tokens(tokens: list[str], side: str) -> list[str]:
 
 
 def play_needs(state: CityState, action: CardAction, target: dict[str, Any]) -> tuple[int, int, str | None]:
+    return play_needs_of(action, target)
+
+
+def play_needs_of(action: CardAction, target: dict[str, Any]) -> tuple[int, int, str | None]:
+    """Work, distance and the ship/airship a card action needs on this target (a land adds its own)."""
     distance = action.distance
     flag = None
     if action.kind == "settle" and target.get("land"):
@@ -97,20 +102,47 @@ def _play_choice(
 
 def play_choices(state: CityState, seat: Seat) -> list[Choice]:
     player = state.players[seat]
+    nation = player.nation if state.abilities else None
+    hand = tuple(player.hand)
     choices: list[Choice] = []
     seen: set[str] = set()
-    for uid in player.hand:
-        action = card_action(state, player, uid)
-        if action is None or card(uid).id in seen or action.pay_coins > player.coins:
+    for uid in hand:
+        action = _nation_action(uid, nation)
+        kind_id = card(uid).id
+        if action is None or kind_id in seen or action.pay_coins > player.coins:
             continue
-        seen.add(card(uid).id)
-        others = [other for other in player.hand if other != uid]
+        seen.add(kind_id)
+        if action.kind not in ("settle", "district"):
+            choices += _gain_choices(uid, nation, hand)
+            continue
+        others = [other for other in hand if other != uid]
         for target in _play_targets(state, seat, action):
             work, distance, flag = play_needs(state, action, target)
             where = site_name(state, target["city"]) if "city" in target else ""
             for payers in payments(others, work, distance, flag):
                 choices.append(_play_choice(uid, action, tuple(payers), tuple(target.items()), where))
     return choices
+
+
+@lru_cache(maxsize=1024)
+def _nation_action(uid: str, nation: str | None) -> CardAction | None:
+    """`card_action` for a seat of this nation (None: abilities off or no nation yet)."""
+    action = card(uid).action
+    return action if (action is None or nation is None) else _overridden(card(uid).id, nation)
+
+
+@lru_cache(maxsize=8192)
+def _gain_choices(uid: str, nation: str | None, hand: tuple[str, ...]) -> tuple[Choice, ...]:
+    """The choices of a card whose action has no target (not a settle or district): they depend only
+    on the card, the nation and the hand paying for it, so the search, which sees the same hand in
+    every world of a decision, builds them once."""
+    action = _nation_action(uid, nation)
+    assert action is not None
+    others = [other for other in hand if other != uid]
+    work, distance, flag = play_needs_of(action, {})
+    return tuple(
+        _play_choice(uid, action, tuple(payers), (), "") for payers in payments(others, work, distance, flag)
+    )
 
 
 def check_cards(player: Player, uids: list[str], what: str) -> None:

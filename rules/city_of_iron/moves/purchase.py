@@ -21,6 +21,29 @@ def can_buy_any(player: Player) -> bool:
     )
 
 
+@lru_cache(maxsize=64)
+def _done_choice(selected: int) -> Choice:
+    """'Done choosing', with the number of cards chosen so far (built once per number)."""
+    return make_choice(
+        key="purchase:done",
+        label="Done choosing" + (f" ({words.count(selected, 'card')})" if selected else ""),
+        action=action_of(Done),
+        group="Purchase",
+        style="success",
+    )
+
+
+@lru_cache(maxsize=1)
+def _clear_choice() -> Choice:
+    return make_choice(
+        key="purchase:clear",
+        label="Clear my choices",
+        action=action_of(ClearSelection),
+        group="Purchase",
+        style="danger",
+    )
+
+
 @lru_cache(maxsize=1024)
 def _select_choice(uid: str) -> Choice:
     kind = card(uid)
@@ -36,35 +59,30 @@ def _select_choice(uid: str) -> Choice:
 def purchase_choices(state: CityState, seat: Seat) -> list[Choice]:
     player = state.players[seat]
     coins, science = selected_cost(player)
-    choices = [
-        make_choice(
-            key="purchase:done",
-            label="Done choosing"
-            + (f" ({words.count(len(player.selected), 'card')})" if player.selected else ""),
-            action=action_of(Done),
-            group="Purchase",
-            style="success",
-        )
-    ]
+    choices = [_done_choice(len(player.selected))]
     if player.selected:
-        choices.append(
-            make_choice(
-                key="purchase:clear",
-                label="Clear my choices",
-                action=action_of(ClearSelection),
-                group="Purchase",
-                style="danger",
-            )
-        )
-    seen: set[str] = set()
-    for uid in player.unpurchased:
-        kind = card(uid)
-        if uid in player.selected or kind.id in seen:
-            continue
-        if coins + kind.coins <= player.coins and science + kind.science <= player.science:
-            seen.add(kind.id)
+        choices.append(_clear_choice())
+    for uid, price, cost in _offers(tuple(player.unpurchased), tuple(player.selected)):
+        if coins + price <= player.coins and science + cost <= player.science:
             choices.append(_select_choice(uid))
     return choices
+
+
+@lru_cache(maxsize=4096)
+def _offers(unpurchased: tuple[str, ...], selected: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """(card, coins, science) of the first copy not chosen yet of each card type, in order: the one
+    copy a type is offered by when the seat can pay for it (copies of a type cost the same, so a later
+    copy is never affordable when the first is not). Cached: the purchase step asks for the same
+    cards many times while the coins change less often."""
+    seen: set[str] = set()
+    out: list[tuple[str, int, int]] = []
+    for uid in unpurchased:
+        kind = card(uid)
+        if uid in selected or kind.id in seen:
+            continue
+        seen.add(kind.id)
+        out.append((uid, kind.coins, kind.science))
+    return tuple(out)
 
 
 def apply_select(state: CityState, seat: Seat, action: Select) -> list[Event]:
