@@ -133,15 +133,9 @@ class Obstacles:
         return enemy if infantry else enemy | self.structures
 
 
-def reach(
-    state: IronAndBrassState,
-    cards: Catalogue,
-    piece: Piece,
-    movement: int,
-    obstacles: Obstacles | None = None,
-) -> dict[Square, int]:
-    """Squares `piece` may end a move on with `movement` steps, each with the fewest steps needed
-    (those of one step first, then two, ...; in map order within a step).
+def rings(obstacles: Obstacles, cards: Catalogue, piece: Piece, movement: int) -> list[int]:
+    """Bitboards of the squares `piece` may end a move on after exactly 1, 2, ... `movement` steps at
+    the fewest (each square in one ring only).
 
     MOVE: each step is orthogonal or diagonal and the direction may change between steps, but a move
     of two or more steps may not be diagonal for all of them ('cannot move diagonal for all moves').
@@ -153,25 +147,69 @@ def reach(
     `step` steps all diagonal, `straight` those reached by walks with an orthogonal step; a square
     may end the move after one step of any kind, or later when reached `straight`.
     """
-    obstacles = Obstacles(state, cards) if obstacles is None else obstacles
     board = obstacles.grid
     passable = board.board & ~obstacles.blocked(piece.owner, cards.pieces[piece.kind].category == "infantry")
     free = ~obstacles.taken
-    start = board.bit[(piece.col, piece.row)]
-    diagonal_only = start
+    diagonal_only = board.bit[(piece.col, piece.row)]
     straight = 0
-    ends: list[int] = []
-    """The squares first found after each step, as bitboards."""
     found = 0
+    out: list[int] = []
     for step in range(1, movement + 1):
         onward = board.orthogonal(diagonal_only | straight) | board.diagonal(straight)
         diagonal_only = board.diagonal(diagonal_only) & passable
         straight = onward & passable
         new = (straight | diagonal_only if step == 1 else straight) & free & ~found
         found |= new
-        ends.append(new)
-    rows = range(max(0, piece.row - movement), min(board.size, piece.row + movement + 1))
-    return {square: step for step, new in enumerate(ends, start=1) for square in board.squares_in(new, rows)}
+        out.append(new)
+    return out
+
+
+def _rows(obstacles: Obstacles, piece: Piece, movement: int) -> range:
+    """The rows a move of `movement` steps can reach."""
+    return range(max(0, piece.row - movement), min(obstacles.size, piece.row + movement + 1))
+
+
+def reach(
+    state: IronAndBrassState,
+    cards: Catalogue,
+    piece: Piece,
+    movement: int,
+    obstacles: Obstacles | None = None,
+) -> dict[Square, int]:
+    """Squares `piece` may end a move on with `movement` steps (see `rings`), each with the fewest
+    steps needed: those of one step first, then two, ...; in map order within a step."""
+    obstacles = Obstacles(state, cards) if obstacles is None else obstacles
+    squares_in = obstacles.grid.squares_in
+    rows = _rows(obstacles, piece, movement)
+    return {
+        square: step
+        for step, ring in enumerate(rings(obstacles, cards, piece, movement), start=1)
+        for square in squares_in(ring, rows)
+    }
+
+
+def reach_squares(obstacles: Obstacles, cards: Catalogue, piece: Piece, movement: int) -> list[Square]:
+    """The squares of `reach`, in map order (row by row from A1)."""
+    found = 0
+    for ring in rings(obstacles, cards, piece, movement):
+        found |= ring
+    return obstacles.grid.squares_in(found, _rows(obstacles, piece, movement))
+
+
+def reach_split(
+    obstacles: Obstacles, cards: Catalogue, piece: Piece, movement: int, extra: int
+) -> tuple[list[Square], list[Square]]:
+    """The squares of `reach` with `movement` steps, and those `extra` more steps add, each list in
+    map order: a unit's plain moves and its moves with the Open Road token (+1 movement)."""
+    found = wider = 0
+    for step, ring in enumerate(rings(obstacles, cards, piece, movement + extra), start=1):
+        if step <= movement:
+            found |= ring
+        else:
+            wider |= ring
+    squares_in = obstacles.grid.squares_in
+    rows = _rows(obstacles, piece, movement + extra)
+    return squares_in(found, rows), squares_in(wider, rows)
 
 
 def in_range(source: Square, target: Square, attack_range: int) -> bool:

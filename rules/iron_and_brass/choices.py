@@ -12,6 +12,8 @@ from rules.iron_and_brass.state import IronAndBrassState
 
 _SET_FIELDS = frozenset({"key", "label", "action", "group", "style"})
 """The fields `choice` sets: `model_fields_set` as `Choice.model_construct(...)` would record it."""
+_new = object.__new__
+_set = object.__setattr__
 
 
 def choice(*, key: str, label: str, action: dict[str, Any], group: str, style: str = "secondary") -> Choice:
@@ -21,8 +23,8 @@ def choice(*, key: str, label: str, action: dict[str, Any], group: str, style: s
     Built by hand, exactly as `Choice.model_construct(key=..., label=..., action=..., group=...,
     style=...)` builds it: pydantic's `model_construct` inspects the signature of `path`'s default
     factory on every call (about 1 ms each), which made the choice list the engine's hotspot."""
-    made = object.__new__(Choice)
-    object.__setattr__(
+    made = _new(Choice)
+    _set(
         made,
         "__dict__",
         {
@@ -35,9 +37,9 @@ def choice(*, key: str, label: str, action: dict[str, Any], group: str, style: s
             "timeout": None,
         },
     )
-    object.__setattr__(made, "__pydantic_fields_set__", set(_SET_FIELDS))
-    object.__setattr__(made, "__pydantic_extra__", None)
-    object.__setattr__(made, "__pydantic_private__", None)
+    _set(made, "__pydantic_fields_set__", set(_SET_FIELDS))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
     return made
 
 
