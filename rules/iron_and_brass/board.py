@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from typing import Any
 
 from rules.core import Seat
 from rules.iron_and_brass.data import FACTORY, Catalogue
-from rules.iron_and_brass.state import IronAndBrassState, Piece
+from rules.iron_and_brass.state import IronAndBrassState, Piece, square_name
 
 Square = tuple[int, int]
 STEPS: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -65,20 +66,31 @@ class Grid:
                 self.bit[(col, row)] = 1 << index
                 self.board |= 1 << index
         self.row_mask = (1 << size) - 1
-        self._columns: dict[int, tuple[int, ...]] = {}
-        """The columns set in a row's bits, by the bits (filled as rows are read)."""
+        self._squares: list[dict[int, tuple[Square, ...]]] = [{} for _ in range(size)]
+        self._names: list[dict[int, tuple[str, ...]]] = [{} for _ in range(size)]
+        """Per row, the squares (or their names) a row's bits hold, by the bits (filled as read)."""
 
     def squares_in(self, squares: int, rows: Iterable[int]) -> list[Square]:
         """The squares of the bitboard `squares` on `rows` (all it holds must lie there), in map order."""
-        out: list[Square] = []
-        width, row_mask, columns = self.width, self.row_mask, self._columns
+        return self._decode(squares, rows, self._squares, lambda col, row: (col, row))
+
+    def names_in(self, squares: int, rows: Iterable[int]) -> list[str]:
+        """As `squares_in`, the squares' names ('C5')."""
+        return self._decode(squares, rows, self._names, square_name)
+
+    def _decode(
+        self, squares: int, rows: Iterable[int], tables: list[dict[int, Any]], make: Any
+    ) -> list[Any]:
+        out: list[Any] = []
+        width, row_mask = self.width, self.row_mask
         for row in rows:
             bits = (squares >> (row * width)) & row_mask
             if bits:
-                found = columns.get(bits)
+                table = tables[row]
+                found = table.get(bits)
                 if found is None:
-                    found = columns[bits] = tuple(col for col in range(self.size) if bits >> col & 1)
-                out.extend((col, row) for col in found)
+                    found = table[bits] = tuple(make(col, row) for col in range(self.size) if bits >> col & 1)
+                out.extend(found)
         return out
 
     def orthogonal(self, squares: int) -> int:
@@ -188,28 +200,28 @@ def reach(
     }
 
 
-def reach_squares(obstacles: Obstacles, cards: Catalogue, piece: Piece, movement: int) -> list[Square]:
-    """The squares of `reach`, in map order (row by row from A1)."""
+def reach_names(obstacles: Obstacles, cards: Catalogue, piece: Piece, movement: int) -> list[str]:
+    """The names of the squares of `reach`, in map order (row by row from A1)."""
     found = 0
     for ring in rings(obstacles, cards, piece, movement):
         found |= ring
-    return obstacles.grid.squares_in(found, _rows(obstacles, piece, movement))
+    return obstacles.grid.names_in(found, _rows(obstacles, piece, movement))
 
 
 def reach_split(
     obstacles: Obstacles, cards: Catalogue, piece: Piece, movement: int, extra: int
-) -> tuple[list[Square], list[Square]]:
-    """The squares of `reach` with `movement` steps, and those `extra` more steps add, each list in
-    map order: a unit's plain moves and its moves with the Open Road token (+1 movement)."""
+) -> tuple[list[str], list[str]]:
+    """The names of the squares of `reach` with `movement` steps, and of those `extra` more steps add,
+    each in map order: a unit's plain moves and its moves with the Open Road token (+1 movement)."""
     found = wider = 0
     for step, ring in enumerate(rings(obstacles, cards, piece, movement + extra), start=1):
         if step <= movement:
             found |= ring
         else:
             wider |= ring
-    squares_in = obstacles.grid.squares_in
+    names_in = obstacles.grid.names_in
     rows = _rows(obstacles, piece, movement + extra)
-    return squares_in(found, rows), squares_in(wider, rows)
+    return names_in(found, rows), names_in(wider, rows)
 
 
 def in_range(source: Square, target: Square, attack_range: int) -> bool:

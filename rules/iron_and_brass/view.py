@@ -10,7 +10,7 @@ from pydantic import Field
 
 from rules import words
 from rules.core import Model, Seat, View
-from rules.iron_and_brass.board import Obstacles, reach_squares
+from rules.iron_and_brass.board import Obstacles, reach_names
 from rules.iron_and_brass.moves.common import (
     State,
     attack_of,
@@ -130,7 +130,7 @@ def _made(model: type[ModelT], **values: Any) -> ModelT:
 
 def _piece_view(state: State, piece: Piece, obstacles: Obstacles, playing: Seat | None) -> PieceView:
     piece_spec = spec(piece)
-    moves = reach_squares(obstacles, cards(), piece, piece_spec.move) if piece_spec.military else []
+    moves = reach_names(obstacles, cards(), piece, piece_spec.move) if piece_spec.military else []
     return _made(
         PieceView,
         square=square_name(piece.col, piece.row),
@@ -146,7 +146,7 @@ def _piece_view(state: State, piece: Piece, obstacles: Obstacles, playing: Seat 
         defence=defence_of(piece),
         can_move=piece.owner == playing and can_move(piece),
         can_attack=piece.owner == playing and can_attack(piece),
-        reach=[square_name(*square) for square in moves],
+        reach=moves,
     )
 
 

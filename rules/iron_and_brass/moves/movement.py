@@ -23,8 +23,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
         here = square_name(piece.col, piece.row)
         name = spec(piece).name
         for squares, flag in ((plain, False), (wider, True)):
-            for square in squares:
-                there = square_name(*square)
+            for there in squares:
                 action: dict[str, Any] = {"kind": "move", "unit": here, "to": there, "open_road": flag}
                 out.append(
                     choice(
