@@ -39,17 +39,22 @@ _SCALARS = frozenset({str, int, bool, type(None)})
 
 
 def _copied(value: Any) -> Any:
-    """A deep copy for the shapes the state holds: scalars, lists of scalars or of models, dicts of
-    scalars, our models and the Rng (anything else falls back to `copy.deepcopy`). No object is
-    shared between two places of the state, so no memo is needed."""
+    """A deep copy for the shapes the state holds: scalars, lists and dicts of scalars or of models,
+    our models and the Rng (anything else falls back to `copy.deepcopy`). A list's or dict's items
+    are all of one kind, so the first tells whether they need copying. No object is shared between
+    two places of the state, so no memo is needed."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if kind is list:
         if not value or type(value[0]) in _SCALARS:
             return value.copy()
+        if isinstance(value[0], FastCopy):
+            return [item.__deepcopy__() for item in value]
         return [_copied(item) for item in value]
     if kind is dict:
+        if not value or type(next(iter(value.values()))) in _SCALARS:
+            return value.copy()
         return {key: _copied(item) for key, item in value.items()}
     if isinstance(value, FastCopy):
         return value.__deepcopy__()
@@ -58,13 +63,17 @@ def _copied(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 def _clone(model: Model, values: dict[str, Any]) -> Any:
     """A model of the same class holding `values`, set up as pydantic's own deep copy sets it up."""
-    clone = object.__new__(type(model))
-    object.__setattr__(clone, "__dict__", values)
-    object.__setattr__(clone, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    object.__setattr__(clone, "__pydantic_extra__", None)
-    object.__setattr__(clone, "__pydantic_private__", None)
+    clone = _new(type(model))
+    _set(clone, "__dict__", values)
+    _set(clone, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _set(clone, "__pydantic_extra__", None)
+    _set(clone, "__pydantic_private__", None)
     return clone
 
 
@@ -73,7 +82,11 @@ class FastCopy(Model):
     decision: this copy knows the state's shapes and is several times faster than `copy.deepcopy`."""
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
-        return _clone(self, {key: _copied(value) for key, value in self.__dict__.items()})
+        values = self.__dict__.copy()
+        for key, value in values.items():
+            if type(value) not in _SCALARS:
+                values[key] = _copied(value)
+        return _clone(self, values)
 
 
 class FlatCopy(FastCopy):
