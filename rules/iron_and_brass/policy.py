@@ -100,7 +100,9 @@ def odds(attack: int, defence: int) -> tuple[float, float]:
     return destroyed, disabled
 
 
+@cache
 def _square(name: str) -> tuple[int, int]:
+    """(column, row) of a square's name; cached, as `evaluate` reads every piece's square per view."""
     return ord(name[0]) - ord("A"), int(name[1:]) - 1
 
 

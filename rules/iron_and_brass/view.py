@@ -3,11 +3,14 @@ public but the viewer's own half-made choice)."""
 
 from __future__ import annotations
 
+import functools
+from typing import Any, TypeVar
+
 from pydantic import Field
 
 from rules import words
 from rules.core import Model, Seat, View
-from rules.iron_and_brass.board import Obstacles, reach
+from rules.iron_and_brass.board import Obstacles, reach_names
 from rules.iron_and_brass.moves.common import (
     State,
     attack_of,
@@ -22,6 +25,7 @@ from rules.iron_and_brass.moves.common import (
 from rules.iron_and_brass.state import CombatRecord, Piece, square_name
 
 SIDES = ("Iron", "Brass")
+ModelT = TypeVar("ModelT", bound=Model)
 
 
 class PieceView(Model):
@@ -111,14 +115,24 @@ class IronAndBrassView(View):
         return next((piece for piece in self.pieces if piece.square == square), None)
 
 
+def _made(model: type[ModelT], **values: Any) -> ModelT:
+    """`model(**values)` without validation, for values built here of exactly the declared types and
+    given in field order: a view is built for every seat after every move the search tries, and
+    validating each piece's view was most of that. The result is what validation returns (the same
+    fields, all of them set)."""
+    made = object.__new__(model)
+    object.__setattr__(made, "__dict__", values)
+    object.__setattr__(made, "__pydantic_fields_set__", set(values))
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
+
+
 def _piece_view(state: State, piece: Piece, obstacles: Obstacles, playing: Seat | None) -> PieceView:
     piece_spec = spec(piece)
-    reach_squares = (
-        sorted(reach(state, cards(), piece, piece_spec.move, obstacles), key=lambda s: (s[1], s[0]))
-        if piece_spec.military
-        else []
-    )
-    return PieceView(
+    moves = reach_names(obstacles, cards(), piece, piece_spec.move) if piece_spec.military else []
+    return _made(
+        PieceView,
         square=square_name(piece.col, piece.row),
         kind=piece.kind,
         name=piece_spec.name,
@@ -132,7 +146,7 @@ def _piece_view(state: State, piece: Piece, obstacles: Obstacles, playing: Seat 
         defence=defence_of(piece),
         can_move=piece.owner == playing and can_move(piece),
         can_attack=piece.owner == playing and can_attack(piece),
-        reach=[square_name(*square) for square in reach_squares],
+        reach=moves,
     )
 
 
@@ -150,7 +164,8 @@ def _combat_view(state: State) -> CombatView | None:
 
 def _seat_views(state: State) -> list[SeatView]:
     return [
-        SeatView(
+        _made(
+            SeatView,
             seat=index,
             name=player.name,
             side=SIDES[index],
@@ -166,18 +181,24 @@ def _seat_views(state: State) -> list[SeatView]:
     ]
 
 
-def _item_views() -> list[ItemView]:
-    return [
-        ItemView(
-            id=item.id,
-            name=item.name,
-            code=item.code,
-            category=item.category,
-            token=item.token,
-            count=item.count,
-        )
+@functools.cache
+def _item_fields() -> tuple[dict[str, Any], ...]:
+    """The designed stat table's lines, read once from the catalogue."""
+    return tuple(
+        {
+            "id": item.id,
+            "name": item.name,
+            "code": item.code,
+            "category": item.category,
+            "token": item.token,
+            "count": item.count,
+        }
         for item in (cards()[name] for name in cards().order)
-    ]
+    )
+
+
+def _item_views() -> list[ItemView]:
+    return [_made(ItemView, **fields) for fields in _item_fields()]
 
 
 def view(
@@ -207,7 +228,8 @@ def view(
             for piece in sorted(state.pieces, key=lambda p: (p.row, p.col))
         ],
         builds=[
-            BuildView(
+            _made(
+                BuildView,
                 square=square_name(build.col, build.row),
                 kind=build.kind,
                 name=spec(build).name,

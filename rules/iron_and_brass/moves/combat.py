@@ -62,9 +62,12 @@ def _attacks_of(piece: Piece, enemies: list[Piece], player: PlayerState) -> list
     out: list[Choice] = []
     for target in enemies:
         distance = manhattan((piece.col, piece.row), (target.col, target.row))
+        tokens = _attack_tokens(piece_spec, player, distance)
+        if not tokens:
+            continue
         there = square_name(target.col, target.row)
         base = f"{piece_spec.name} {here} → attack {spec(target).name} {there}"
-        for token in _attack_tokens(piece_spec, player, distance):
+        for token in tokens:
             out.append(
                 choice(
                     key=f"at:{here}:{there}" + (f":{token[:2]}" if token else ""),

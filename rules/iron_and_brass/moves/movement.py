@@ -6,38 +6,24 @@ from typing import Any
 
 from rules import words
 from rules.core import Choice, Event, RuleError, Seat
-from rules.iron_and_brass.board import Obstacles, Square, occupancy, reach, reserved
+from rules.iron_and_brass.board import Obstacles, Square, occupancy, reach, reach_split, reserved
 from rules.iron_and_brass.choices import choice
 from rules.iron_and_brass.moves.common import State, can_move, cards, label, own_piece, own_pieces, spec
 from rules.iron_and_brass.state import Move, Piece, parse_square, square_name
 
 
-def destinations(
-    state: State, piece: Piece, obstacles: Obstacles, open_road: bool
-) -> tuple[dict[Square, int], dict[Square, int]]:
-    """Destinations without a token, and the extra ones with Open Road (+1 movement)."""
-    movement = spec(piece).move
-    if open_road:
-        wider = reach(state, cards(), piece, movement + 1, obstacles)
-        plain = {square: steps for square, steps in wider.items() if steps <= movement}
-        extra = {square: steps for square, steps in wider.items() if steps > movement}
-        return plain, extra
-    return reach(state, cards(), piece, movement, obstacles), {}
-
-
 def choices(state: State, seat: Seat) -> list[Choice]:
     out: list[Choice] = []
     obstacles = Obstacles(state, cards())
-    road = state.players[seat].tokens.get("open_road", 0) > 0
+    extra = 1 if state.players[seat].tokens.get("open_road", 0) > 0 else 0
     for piece in own_pieces(state, seat):
         if not can_move(piece):
             continue
-        plain, extra = destinations(state, piece, obstacles, road)
+        plain, wider = reach_split(obstacles, cards(), piece, spec(piece).move, extra)
         here = square_name(piece.col, piece.row)
         name = spec(piece).name
-        for squares, flag in ((plain, False), (extra, True)):
-            for square in sorted(squares, key=lambda s: (s[1], s[0])):
-                there = square_name(*square)
+        for squares, flag in ((plain, False), (wider, True)):
+            for there in squares:
                 action: dict[str, Any] = {"kind": "move", "unit": here, "to": there, "open_road": flag}
                 out.append(
                     choice(
