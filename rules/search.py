@@ -165,6 +165,9 @@ class SearchPolicy:
             raise RuleError(f"Seat {seat} has nothing to decide now.")
         if len(choices) == 1:
             return choices[0]
+        choices = _not_idle(context, state, seat, choices)
+        if len(choices) == 1:
+            return choices[0]
         hint = policy_of(game).choose(game, state, seat, random.Random(rng.random()), strength)
         iterations = (self.budgets or budgets_for(game))[strength]
         root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])
@@ -201,6 +204,8 @@ class SearchPolicy:
             key=lambda child: (child.visits, child.mean(), child.key),
             reverse=True,
         )
+        if hint.key not in by_key:  # the heuristic's move was an idle one, left out
+            return by_key[ranked[0].key] if ranked else choices[0]
         hinted = root.children.get(hint.key)
         if not ranked or hinted is None or ranked[0] is hinted:
             return hint
@@ -264,6 +269,26 @@ class SearchPolicy:
                     context.range.see(node.seat, values[node.seat])
                 node.value += values[node.seat]
             node = node.parent
+
+
+def _not_idle(context: _Context, state: Any, seat: Seat, choices: list[Choice]) -> list[Choice]:
+    """The choices but those that change nothing the seat can see and leave it to move again (all of
+    them if every one is idle). Such a move (City of Iron: a free Scout Ship drawing itself back from
+    empty piles) is worth exactly as much as the best move after it, so a search can prefer it forever.
+    Judged in one sampled world, never the true state."""
+    game = context.game
+    world = determinizer_for(game)(state, seat, context.rng)
+    before, waiting = game.view(world, seat), game.to_act(world)
+    kept = []
+    for choice in choices:
+        try:
+            after = game.apply(world, seat, choice.action).state
+        except RuleError:  # refused in this world only: the search will find out
+            kept.append(choice)
+            continue
+        if game.to_act(after) != waiting or game.view(after, seat) != before:
+            kept.append(choice)
+    return kept or choices
 
 
 def _settled(root: _Node, remaining: int) -> bool:
