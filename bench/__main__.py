@@ -13,7 +13,7 @@ per 100 moves for every game, and the turn message's delay after the move's answ
 faults) also runs only when asked for (`--only posts`).
 
 Before and after in one run: `--baseline REF` (default a52a295; `none` to skip) makes a git worktree of
-REF under .bench-baseline/ and runs the render, latency, scale and posts sections against its code
+REF under .bench-baseline/ and runs the rules (warm playouts), render, latency, scale and posts sections against its code
 first, then against the working tree's, printing both.
 """
 
@@ -90,7 +90,7 @@ def main() -> None:
         "--baseline",
         default=baseline.DEFAULT_REF,
         metavar="REF",
-        help="latency, scale and posts: also run the bot of this git ref (a worktree under .bench-baseline/)"
+        help="rules, render, latency, scale and posts: also run the code of this git ref (a worktree under .bench-baseline/)"
         f" before the working tree's, side by side (default {baseline.DEFAULT_REF}; 'none': working tree only)",
     )
     parser.add_argument(
@@ -150,12 +150,12 @@ def main() -> None:
     print(describe())
     print("(a shared, noisy machine: compare figures from one run, not across days)")
     checkouts = [baseline.CURRENT]
-    if {"latency", "scale", "posts", "render"} & set(sections):
+    if {"latency", "scale", "posts", "render", "rules"} & set(sections):
         checkouts = baseline.checkouts(args.baseline)
         for checkout in checkouts:
             print(f"{baseline.short(checkout)}: {checkout.label}, the bot runs from {checkout.source}")
     if "rules" in sections:
-        rules_speed.run(args.games)
+        rules_speed.run(args.games, checkouts)
     if "render" in sections:
         render_speed.run(checkouts, every=40 if args.quick else 15)
     if "sqlite" in sections:

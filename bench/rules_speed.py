@@ -3,17 +3,18 @@ and the render time and PNG size of the public board late in a 4-player game (or
 
 from __future__ import annotations
 
-import importlib
+import os
 import random
-import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from pathlib import Path
 
+from bench.baseline import CURRENT, Checkout, short
 from bench.machine import summary
 from renderer.registry import render
 from rules import registry
-from rules.core import Choice, Game
-from tests.support.playouts import key_weights
+from rules.core import Game
 
 
 def random_game(
@@ -43,8 +44,8 @@ def random_game(
     return states
 
 
-def run(games_per_kind: int = 20) -> None:
-    warm_playouts()
+def run(games_per_kind: int = 20, checkouts: list[Checkout] | None = None) -> None:
+    warm_playouts(checkouts or [CURRENT])
     for game in registry.all_games():
         if game.info.id.startswith("test-"):
             continue
@@ -79,80 +80,17 @@ def run(games_per_kind: int = 20) -> None:
 
 
 # ---- warm playouts: the figure the computer player's search lives on ------------------------------
-Weight = Callable[[Choice, int], float]
-
-
-def city_of_iron_weight(choice: Choice, _seat: int) -> float:
-    """As tests/rules/city_of_iron/test_playouts.py's `weight`: the random player finishes its secret
-    purchase 8x more often than it picks any one card, so rounds end."""
-    return 8.0 if choice.key == "purchase:done" else 1.0
-
-
-def _test_weight(package: str, name: str) -> Weight | None:
-    """Another game's random-player weights from its playout tests (None: plain random), so its
-    random games end in a sensible number of moves as they do in the tests."""
-    try:
-        module = importlib.import_module(f"tests.rules.{package}.test_playouts")
-    except ImportError:
-        return None
-    found = getattr(module, name, None)
-    return key_weights(found) if isinstance(found, dict) else found
-
-
-def warm_playout(game: Game, players: int, seed: int, weight: Weight | None, *, in_place: bool) -> int:
-    """One random game from setup to its end; moves applied in place through `_apply` as the search
-    does (`in_place`), or through the public `apply`, which copies the state per move. Returns the
-    number of moves."""
-    rng = random.Random(seed)
-    state = game.setup([f"p{i}" for i in range(players)], {}, seed)
-    moves = 0
-    while game.result(state) is None and moves < 20_000:
-        seat = rng.choice(sorted(game.to_act(state)))
-        choices = game.legal_actions(state, seat)
-        weights = [weight(choice, seat) for choice in choices] if weight else None
-        choice = rng.choices(choices, weights)[0]
-        if in_place:
-            game._apply(state, seat, game.parse_action(choice.action))
-        else:
-            state = game.apply(state, seat, choice.action).state
-        moves += 1
-    return moves
-
-
-WARM_PLAYOUTS = (
-    # (game id, players, tests package, weight name in its test_playouts, games measured per path)
-    ("city-of-iron", 4, "", "", 40),
-    ("city-heroes", 4, "city_heroes", "WEIGHTS", 10),
-    ("iron-bridge-gorge", 4, "iron_bridge_gorge", "WEIGHTS", 10),
-)
-"""Iron and Brass (2 players) is left out: about 3 s per random game, so not cheap enough here."""
-
-
-def warm_playouts(budget_s: float = 2.0) -> None:
-    """The issue's target figure, "a warm 4-player City of Iron random playout <= 10 ms": median ms
-    per random game (setup to the end) in a process whose imports and caches were warmed by a few
-    games first, moves applied in place (`_apply`, the search's path) and through `apply` (a copy
-    per move, the bot's path); and the same for two other games. Each game and path stops after
-    `budget_s` of measuring, so the section stays quick (about 15 s)."""
+def warm_playouts(checkouts: list[Checkout]) -> None:
+    """The issue's target figure, "a warm 4-player City of Iron random playout <= 10 ms", before and after
+    in one run: `bench/warm_playouts.py` is run by path once per checkout with that checkout's `rules`
+    first on the path (the script imports nothing from `bench`, so both sides run the same code)."""
+    script = Path(__file__).with_name("warm_playouts.py")
     print("\nwarm random playouts (median per game, setup to the end; warmed by 3 games first)")
-    for game_id, players, package, weight_name, count in WARM_PLAYOUTS:
-        game = registry.get(game_id)
-        weight = city_of_iron_weight if game_id == "city-of-iron" else _test_weight(package, weight_name)
-        label = "warm 4-player City of Iron playout" if game_id == "city-of-iron" else game.info.name
-        for seed in range(3):
-            warm_playout(game, players, seed, weight, in_place=True)
-        for in_place in (True, False):
-            times: list[float] = []
-            moves: list[int] = []
-            started = time.perf_counter()
-            for seed in range(100, 100 + count):
-                start = time.perf_counter()
-                moves.append(warm_playout(game, players, seed, weight, in_place=in_place))
-                times.append((time.perf_counter() - start) * 1000)
-                if time.perf_counter() - started > budget_s:
-                    break
-            path = "_apply in place" if in_place else "apply (copies)"
-            print(
-                f"  {label:<36} {players}p  {path:<16} {statistics.median(times):8.2f} ms/game"
-                f"   {statistics.median(moves):6.0f} moves/game   (n={len(times)})"
-            )
+    for checkout in checkouts:
+        print(f"  {short(checkout)}: {checkout.label}")
+        environment = {**os.environ, "PYTHONPATH": str(checkout.source)}
+        done = subprocess.run(
+            [sys.executable, str(script)], env=environment, capture_output=True, text=True, timeout=600
+        )
+        output = done.stdout if done.returncode == 0 else f"failed: {done.stderr.strip().splitlines()[-1:]}"
+        print("\n".join(f"    {line}" for line in output.strip().splitlines()))

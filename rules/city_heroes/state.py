@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from rules import trade
-from rules.core import Model, Rng, Seat
+from rules.core import FastCopy, Model, Rng, Seat, copied
 from rules.trade import Accept, Cancel, Decline
 
 __all__ = ["Accept", "Cancel", "Decline"]  # the shared answers, in this game's action union
@@ -17,55 +16,6 @@ Phase = Literal["expansion", "construction", "interaction", "over"]
 PHASES: tuple[str, ...] = ("expansion", "construction", "interaction")
 Terrain = Literal["hill", "plain"]
 ActionKind = Literal["buy", "garrison", "plant", "build", "upgrade", "works", "craft", "trade", "pillage"]
-
-_SCALARS = frozenset({str, int, bool, type(None)})
-_NEW = object.__new__
-_SET = object.__setattr__
-
-
-def _copied(value: Any) -> Any:
-    """A deep copy for the shapes this state uses: scalars, lists, dicts, our models and the Rng."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is list:
-        if not value or type(value[0]) in _SCALARS:
-            return value.copy()
-        return [_copied(item) for item in value]
-    if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, FastCopy):
-        return value.__deepcopy__()
-    if kind is Rng:
-        return Rng(seed=value.seed, counter=value.counter)
-    return copy.deepcopy(value)
-
-
-class FastCopy(Model):
-    """`apply` deep-copies the state on every move (and the heuristic once per choice it looks at):
-    copying the known shapes is ~10x faster than dumping and re-validating, which this replaces.
-
-    Every field counts as set, as after that re-validation; the set is shared by all copies of a
-    class (it holds every field already, so pydantic's own `add` on assignment never changes it)."""
-
-    _all_fields: ClassVar[set[str]] = set()
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        cls._all_fields = set(cls.model_fields)
-
-    def _fields_copy(self) -> dict[str, Any]:
-        """The fields' values, deep-copied (subclasses with only flat fields copy faster)."""
-        return {key: _copied(value) for key, value in self.__dict__.items()}
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
-        clone = _NEW(type(self))
-        _SET(clone, "__dict__", self._fields_copy())
-        _SET(clone, "__pydantic_fields_set__", self._all_fields)
-        _SET(clone, "__pydantic_extra__", None)
-        _SET(clone, "__pydantic_private__", None)
-        return clone
 
 
 class Tile(FastCopy):
@@ -182,23 +132,14 @@ class CityHeroesState(FastCopy):
     def _fields_copy(self) -> dict[str, Any]:
         values = self.__dict__.copy()  # the fields' order is kept: it is the JSON's
         for key, value in values.items():
-            values[key] = _flat_copies(value) if key == "tiles" else _copied(value)
+            values[key] = _flat_copies(value) if key == "tiles" else copied(value)
         return values
 
 
 def _flat_copies(tiles: list[Tile]) -> list[Tile]:
     """Copies of the map's tiles (flat models: a copy of each `__dict__`), without the generic path's
     per-value dispatch: the map is most of the state."""
-    fields = Tile._all_fields
-    copies = []
-    for tile in tiles:
-        clone = _NEW(Tile)
-        _SET(clone, "__dict__", tile.__dict__.copy())
-        _SET(clone, "__pydantic_fields_set__", fields)
-        _SET(clone, "__pydantic_extra__", None)
-        _SET(clone, "__pydantic_private__", None)
-        copies.append(clone)
-    return copies
+    return [tile._clone(tile.__dict__.copy()) for tile in tiles]
 
 
 # ---- actions ---------------------------------------------------------------------------------

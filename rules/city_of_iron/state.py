@@ -8,56 +8,11 @@ a discard pile into the draw pile keeps the list as it is (no shuffle, order unc
 
 from __future__ import annotations
 
-import copy
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rules.core import Model, Rng, Seat
-
-_SCALARS = frozenset({str, int, bool, type(None)})
-
-
-def _copied(value: Any) -> Any:
-    """A deep copy for the shapes our state uses: scalars, homogeneous lists, dicts, our models and the Rng."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is list:
-        if not value or type(value[0]) in _SCALARS:
-            return value.copy()
-        return [_copied(item) for item in value]
-    if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, FastCopy):
-        return value.__deepcopy__()
-    if kind is Rng:
-        return Rng(seed=value.seed, counter=value.counter)
-    return copy.deepcopy(value)
-
-
-class FastCopy(Model):
-    """`apply` deep-copies the state on every move; this copy knows the state's shapes and is ~10x faster."""
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
-        clone = object.__new__(type(self))
-        fields: dict[str, Any] = {}
-        for key, value in self.__dict__.items():
-            # The common shapes inline (a call per field was most of the copy's time): the search
-            # copies the whole state once per iteration.
-            kind = type(value)
-            if kind in _SCALARS:
-                fields[key] = value
-            elif kind is list and (not value or type(value[0]) in _SCALARS):
-                fields[key] = value.copy()
-            else:
-                fields[key] = _copied(value)
-        object.__setattr__(clone, "__dict__", fields)
-        object.__setattr__(clone, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
-        object.__setattr__(clone, "__pydantic_extra__", None)
-        object.__setattr__(clone, "__pydantic_private__", None)
-        return clone
-
+from rules.core import FastCopy, Model, Rng, Seat
 
 Phase = Literal["nation", "arrange", "bid", "rebid", "actions", "snyle", "purchase", "over"]
 

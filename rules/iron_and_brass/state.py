@@ -6,12 +6,11 @@ corner of the first seat's base row. In the state a square is `[column, row]`, b
 
 from __future__ import annotations
 
-import copy
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rules.core import Model, Rng, Seat
+from rules.core import FastCopy, FlatCopy, Model, Rng, Seat
 
 Step = Literal["play", "defend", "over"]
 """'play': the current player's actions; 'defend': the defender decides on Surge before the dice;
@@ -33,67 +32,6 @@ def parse_square(name: str, size: int) -> tuple[int, int] | None:
     if not 0 <= row < size:
         return None
     return COLUMNS.index(text[0]), row
-
-
-_SCALARS = frozenset({str, int, bool, type(None)})
-
-
-def _copied(value: Any) -> Any:
-    """A deep copy for the shapes the state holds: scalars, lists and dicts of scalars or of models,
-    our models and the Rng (anything else falls back to `copy.deepcopy`). A list's or dict's items
-    are all of one kind, so the first tells whether they need copying. No object is shared between
-    two places of the state, so no memo is needed."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is list:
-        if not value or type(value[0]) in _SCALARS:
-            return value.copy()
-        if isinstance(value[0], FastCopy):
-            return [item.__deepcopy__() for item in value]
-        return [_copied(item) for item in value]
-    if kind is dict:
-        if not value or type(next(iter(value.values()))) in _SCALARS:
-            return value.copy()
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, FastCopy):
-        return value.__deepcopy__()
-    if kind is Rng:
-        return Rng(seed=value.seed, counter=value.counter)
-    return copy.deepcopy(value)
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _clone(model: Model, values: dict[str, Any]) -> Any:
-    """A model of the same class holding `values`, set up as pydantic's own deep copy sets it up."""
-    clone = _new(type(model))
-    _set(clone, "__dict__", values)
-    _set(clone, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    _set(clone, "__pydantic_extra__", None)
-    _set(clone, "__pydantic_private__", None)
-    return clone
-
-
-class FastCopy(Model):
-    """`Game.apply` deep-copies the state on every move, and the search applies thousands of moves per
-    decision: this copy knows the state's shapes and is several times faster than `copy.deepcopy`."""
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
-        values = self.__dict__.copy()
-        for key, value in values.items():
-            if type(value) not in _SCALARS:
-                values[key] = _copied(value)
-        return _clone(self, values)
-
-
-class FlatCopy(FastCopy):
-    """A model whose fields are all scalars: a copy of its field dict is a deep copy."""
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
-        return _clone(self, self.__dict__.copy())
 
 
 class Piece(FlatCopy):

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from rules import trade
-from rules.core import Event, Model, Rng, Seat
+from rules.core import Event, FastCopy, Model, Rng, Seat
 from rules.trade import Accept, Cancel, Decline
 
 Step = Literal["initiative", "turn", "over"]
@@ -22,7 +22,7 @@ EventId = Literal["nothing", "worker-shortage", "drought", "charcoal-shortage", 
 InnovationId = Literal["steam-pumping-engines", "reverberatory-furnace", "long-wall-mining"]
 
 
-class PlayerState(Model):
+class PlayerState(FastCopy):
     name: str
     coins: int = 10
     vp: int = 0
@@ -35,7 +35,7 @@ class PlayerState(Model):
     """Net coins from this round's revenue step (revenue minus requirement payments made and received)."""
 
 
-class TradeItems(Model):
+class TradeItems(FastCopy):
     """One side of a trade."""
 
     coins: int = Field(default=0, ge=0, le=10_000)
@@ -53,7 +53,7 @@ class Proposal(trade.Proposal[TradeItems]):
     """An open trade offer: `give` is what the proposer hands over, `get` what it asks from the partner."""
 
 
-class IronBridgeGorgeState(Model):
+class IronBridgeGorgeState(FastCopy):
     players: list[PlayerState]
     rng: Rng
     rounds: int
@@ -80,11 +80,6 @@ class IronBridgeGorgeState(Model):
     opening: list[Event] = Field(default_factory=list)
     """What `setup` rolled for round 1 (Development and Event steps), kept because setup has no events:
     `opening_events` hands them to the bot for the first post. States saved before it load as empty."""
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> IronBridgeGorgeState:
-        """Every `apply` deep-copies the state. It is plain data, so rebuilding it from its dump is an
-        exact copy, about three times faster than `copy.deepcopy` walking every card id."""
-        return type(self).model_validate(self.model_dump())
 
 
 # ---- actions ---------------------------------------------------------------------------------
