@@ -245,6 +245,10 @@ def _pick_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> f
     return value
 
 
+SEARCH_SKIPS = frozenset({"back"})
+"""The search never takes back a half-made choice: to the tree, "back" is worth the best move after it,
+so it would pick and take back forever (seen in a benchmark game)."""
+
 PRIORS = {
     "mine": _mine_prior,
     "back": _back_prior,
