@@ -129,6 +129,22 @@ def copied(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def assembled(model: type[M], values: dict[str, Any], fields_set: set[str] | None = None) -> M:
+    """`model(**values)` without validation, for values the rules built of exactly the declared types,
+    every field given in declaration order: views and choices are built for every position the
+    computer players look at, and validating them was most of that time (the tests validate them).
+    `fields_set`: the fields that count as set (default: those given)."""
+    made = _new(model)
+    _set(made, "__dict__", values)
+    _set(made, "__pydantic_fields_set__", set(values) if fields_set is None else fields_set)
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
+
+
 class FastCopy(Model):
     """A state model that deep-copies itself several times faster than pydantic does: `Game.apply`
     copies the state on every move, and the computer player's search once per iteration.
@@ -157,12 +173,7 @@ class FastCopy(Model):
 
     def _clone(self, values: dict[str, Any]) -> Any:
         """A model of this class holding `values` (already copies), set up as pydantic sets up its own."""
-        clone = _new(type(self))
-        _set(clone, "__dict__", values)
-        _set(clone, "__pydantic_fields_set__", self._all_fields)
-        _set(clone, "__pydantic_extra__", None)
-        _set(clone, "__pydantic_private__", None)
-        return clone
+        return assembled(type(self), values, self._all_fields)
 
 
 class FlatCopy(FastCopy):

@@ -15,12 +15,10 @@ from rules.city_heroes.moves.market import rate_position, rival_limit
 from rules.city_heroes.scoring import result as game_result
 from rules.city_heroes.scoring import score
 from rules.city_heroes.state import CityHeroesState, Phase, Terrain, Tile
-from rules.core import Model, Result, Seat, View
+from rules.core import Model, Result, Seat, View, assembled
 
 State = CityHeroesState
 M = TypeVar("M", bound=Model)
-_NEW = object.__new__
-_SET = object.__setattr__
 
 
 class TileView(Model):
@@ -153,12 +151,7 @@ def _built(model: type[M], values: dict[str, Any]) -> M:
     """A view model from values the rules computed (all fields, in the model's order) without
     re-validating them: a view is built for every position the computer players look at, and the
     tests validate the views' shapes. Like `choices.choice`."""
-    made = _NEW(model)
-    _SET(made, "__dict__", values)
-    _SET(made, "__pydantic_fields_set__", set(values))
-    _SET(made, "__pydantic_extra__", None)
-    _SET(made, "__pydantic_private__", None)
-    return made
+    return assembled(model, values)
 
 
 def _seat_view(state: State, index: int, table: dict) -> SeatView:

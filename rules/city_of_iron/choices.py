@@ -13,7 +13,7 @@ from typing import Any
 
 from rules import words
 from rules.city_of_iron.scoring import card
-from rules.core import Choice
+from rules.core import Choice, assembled
 
 PAYMENT_LIMIT = 6
 """Most payment combinations offered per card action or per attack target and role."""
@@ -24,13 +24,7 @@ def make_choice(
 ) -> Choice:
     """A Choice built without re-validation (hundreds per step in playouts): every field is made here,
     with `fit_key` and `fit_label` already cutting to length; tests re-validate choices from whole games."""
-    choice = object.__new__(Choice)
-    fields = {"key": key, "label": label, "action": action, "group": group, "style": style}
-    object.__setattr__(choice, "__dict__", fields)
-    object.__setattr__(choice, "__pydantic_fields_set__", set(fields))
-    object.__setattr__(choice, "__pydantic_extra__", None)
-    object.__setattr__(choice, "__pydantic_private__", None)
-    return choice
+    return assembled(Choice, {"key": key, "label": label, "action": action, "group": group, "style": style})
 
 
 def action_of(model: Any, **fields: Any) -> dict[str, Any]:

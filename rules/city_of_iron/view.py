@@ -13,7 +13,7 @@ from rules.city_of_iron.moves.cards import _overridden
 from rules.city_of_iron.moves.end_round import draw_counts
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import CityState, Player
-from rules.core import Model, Seat, View
+from rules.core import Model, Seat, View, assembled
 
 if TYPE_CHECKING:
     from rules.city_of_iron.engine import CityOfIron
@@ -223,12 +223,7 @@ def _made(model: type[M], **fields: Any) -> M:
     for name, factory in factories:
         if name not in fields:
             values[name] = factory()
-    made = object.__new__(model)
-    object.__setattr__(made, "__dict__", values)
-    object.__setattr__(made, "__pydantic_fields_set__", set(fields))
-    object.__setattr__(made, "__pydantic_extra__", None)
-    object.__setattr__(made, "__pydantic_private__", None)
-    return made
+    return assembled(model, values, set(fields))
 
 
 @cache

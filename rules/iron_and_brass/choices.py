@@ -6,14 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from rules import words
-from rules.core import Choice
+from rules.core import Choice, assembled
 from rules.iron_and_brass.data import PieceSpec
 from rules.iron_and_brass.state import IronAndBrassState
 
 _SET_FIELDS = frozenset({"key", "label", "action", "group", "style"})
 """The fields `choice` sets: `model_fields_set` as `Choice.model_construct(...)` would record it."""
-_new = object.__new__
-_set = object.__setattr__
 
 
 def choice(*, key: str, label: str, action: dict[str, Any], group: str, style: str = "secondary") -> Choice:
@@ -23,24 +21,16 @@ def choice(*, key: str, label: str, action: dict[str, Any], group: str, style: s
     Built by hand, exactly as `Choice.model_construct(key=..., label=..., action=..., group=...,
     style=...)` builds it: pydantic's `model_construct` inspects the signature of `path`'s default
     factory on every call (about 1 ms each), which made the choice list the engine's hotspot."""
-    made = _new(Choice)
-    _set(
-        made,
-        "__dict__",
-        {
-            "key": key,
-            "label": label,
-            "action": action,
-            "group": group,
-            "path": [],
-            "style": style,
-            "timeout": None,
-        },
-    )
-    _set(made, "__pydantic_fields_set__", set(_SET_FIELDS))
-    _set(made, "__pydantic_extra__", None)
-    _set(made, "__pydantic_private__", None)
-    return made
+    values = {
+        "key": key,
+        "label": label,
+        "action": action,
+        "group": group,
+        "path": [],
+        "style": style,
+        "timeout": None,
+    }
+    return assembled(Choice, values, set(_SET_FIELDS))
 
 
 def cost(spec: PieceSpec) -> str:

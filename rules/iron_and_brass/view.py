@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from pydantic import Field
 
 from rules import words
-from rules.core import Model, Seat, View
+from rules.core import Model, Seat, View, assembled
 from rules.iron_and_brass.board import Obstacles, reach_names
 from rules.iron_and_brass.moves.common import (
     State,
@@ -120,12 +120,7 @@ def _made(model: type[ModelT], **values: Any) -> ModelT:
     given in field order: a view is built for every seat after every move the search tries, and
     validating each piece's view was most of that. The result is what validation returns (the same
     fields, all of them set)."""
-    made = object.__new__(model)
-    object.__setattr__(made, "__dict__", values)
-    object.__setattr__(made, "__pydantic_fields_set__", set(values))
-    object.__setattr__(made, "__pydantic_extra__", None)
-    object.__setattr__(made, "__pydantic_private__", None)
-    return made
+    return assembled(model, values)
 
 
 def _piece_view(state: State, piece: Piece, obstacles: Obstacles, playing: Seat | None) -> PieceView:
