@@ -30,7 +30,8 @@ GAMES = (
 
 def _weight(package: str) -> Weight | None:
     """The random player's weights from the game's playout tests (City of Iron: "purchase:done" x8, so
-    rounds end), so random games last as they do in the tests; None: uniform."""
+    rounds end), so random games last as they do in the tests; None: uniform. A table of weights is
+    read here rather than with `tests.support.playouts.key_weights`, which older baselines lack."""
     try:
         module = importlib.import_module(f"tests.rules.{package}.test_playouts")
     except ImportError:

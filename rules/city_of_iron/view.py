@@ -9,7 +9,7 @@ from pydantic import Field
 
 from rules.city_of_iron import scoring
 from rules.city_of_iron.data import game_data
-from rules.city_of_iron.moves.cards import _overridden
+from rules.city_of_iron.moves.cards import nation_action
 from rules.city_of_iron.moves.end_round import draw_counts
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import CityState, Player
@@ -287,8 +287,7 @@ def _card(state: CityState, player: Player, uid: str) -> CardInfo:
 def _card_for(uid: str, nation: str | None) -> CardInfo:
     """A card as a seat with this nation (None: abilities off or no nation yet) sees it: one lookup per
     card in a view, where the search builds several views per decision."""
-    kind = card(uid)
-    action = kind.action if nation is None else _overridden(kind.id, nation) if kind.action else None
+    action = nation_action(uid, nation)
     return _card_info(uid, action.text if action else "", bool(action and action.free))
 
 

@@ -24,11 +24,15 @@ def _overridden(card_id: str, nation: str) -> CardAction | None:
 
 
 def card_action(state: CityState, player: Player, uid: str) -> CardAction | None:
-    kind = card(uid)
-    action = kind.action
-    if action is None or not state.abilities or player.nation is None:
-        return action
-    return _overridden(kind.id, player.nation)
+    return nation_action(uid, player.nation if state.abilities else None)
+
+
+@lru_cache(maxsize=1024)
+def nation_action(uid: str, nation: str | None) -> CardAction | None:
+    """A card's action for a seat of this nation (None: abilities off or no nation yet): one lookup
+    per card, shared by the moves and the views the search builds many times per decision."""
+    action = card(uid).action
+    return action if (action is None or nation is None) else _overridden(card(uid).id, nation)
 
 
 def _play_targets(state: CityState, seat: Seat, action: CardAction) -> list[dict[str, Any]]:
@@ -55,11 +59,7 @@ def _distinct_tokens(tokens: list[str], side: str) -> list[str]:
     return out
 
 
-def play_needs(state: CityState, action: CardAction, target: dict[str, Any]) -> tuple[int, int, str | None]:
-    return play_needs_of(action, target)
-
-
-def play_needs_of(action: CardAction, target: dict[str, Any]) -> tuple[int, int, str | None]:
+def play_needs(action: CardAction, target: dict[str, Any]) -> tuple[int, int, str | None]:
     """Work, distance and the ship/airship a card action needs on this target (a land adds its own)."""
     distance = action.distance
     flag = None
@@ -107,7 +107,7 @@ def play_choices(state: CityState, seat: Seat) -> list[Choice]:
     choices: list[Choice] = []
     seen: set[str] = set()
     for uid in hand:
-        action = _nation_action(uid, nation)
+        action = nation_action(uid, nation)
         kind_id = card(uid).id
         if action is None or kind_id in seen or action.pay_coins > player.coins:
             continue
@@ -117,18 +117,11 @@ def play_choices(state: CityState, seat: Seat) -> list[Choice]:
             continue
         others = [other for other in hand if other != uid]
         for target in _play_targets(state, seat, action):
-            work, distance, flag = play_needs(state, action, target)
+            work, distance, flag = play_needs(action, target)
             where = site_name(state, target["city"]) if "city" in target else ""
             for payers in payments(others, work, distance, flag):
                 choices.append(_play_choice(uid, action, tuple(payers), tuple(target.items()), where))
     return choices
-
-
-@lru_cache(maxsize=1024)
-def _nation_action(uid: str, nation: str | None) -> CardAction | None:
-    """`card_action` for a seat of this nation (None: abilities off or no nation yet)."""
-    action = card(uid).action
-    return action if (action is None or nation is None) else _overridden(card(uid).id, nation)
 
 
 @lru_cache(maxsize=8192)
@@ -136,10 +129,10 @@ def _gain_choices(uid: str, nation: str | None, hand: tuple[str, ...]) -> tuple[
     """The choices of a card whose action has no target (not a settle or district): they depend only
     on the card, the nation and the hand paying for it, so the search, which sees the same hand in
     every world of a decision, builds them once."""
-    action = _nation_action(uid, nation)
+    action = nation_action(uid, nation)
     assert action is not None
     others = [other for other in hand if other != uid]
-    work, distance, flag = play_needs_of(action, {})
+    work, distance, flag = play_needs(action, {})
     return tuple(
         _play_choice(uid, action, tuple(payers), (), "") for payers in payments(others, work, distance, flag)
     )
@@ -180,7 +173,7 @@ def _play_target(state: CityState, player: Player, action: Play, effect: CardAct
 
 def _check_payment(state: CityState, action: Play, effect: CardAction, target: dict[str, Any]) -> None:
     """The paying cards each add a skill the action needs, and together pay all of it."""
-    work, distance, flag = play_needs(state, effect, target)
+    work, distance, flag = play_needs(effect, target)
     work_paid = sum(card(uid).work for uid in action.payers)
     distance_paid = sum(card(uid).distance for uid in action.payers)
     for uid in action.payers:
