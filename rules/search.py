@@ -132,6 +132,8 @@ class _Context:
     evaluate: Evaluate
     skips: frozenset[str]
     rng: random.Random
+    avoid: frozenset[str] = frozenset()
+    """Root moves the caller has seen lead round in a circle (`decide`'s `avoid`)."""
     range: _Range = field(default_factory=_Range)
 
 
@@ -140,11 +142,14 @@ def _actor(game: Game, state: Any) -> Seat | None:
     return min(waiting) if waiting else None
 
 
-def _considered(context: _Context, state: Any, seat: Seat) -> list[Choice]:
-    """The seat's legal choices but the skipped kinds (all of them if nothing else is left)."""
+def _considered(context: _Context, state: Any, seat: Seat, root: bool = False) -> list[Choice]:
+    """The seat's legal choices but the skipped kinds and, at the root, the avoided moves (each filter
+    only if it leaves something)."""
     choices = context.game.legal_actions(state, seat)
-    kept = [choice for choice in choices if choice.action.get("kind") not in context.skips]
-    return kept or choices
+    kept = [choice for choice in choices if choice.action.get("kind") not in context.skips] or choices
+    if root and context.avoid:
+        kept = [choice for choice in kept if choice.key not in context.avoid] or kept
+    return kept
 
 
 @dataclass
@@ -157,10 +162,20 @@ class SearchPolicy:
     exploration: float = EXPLORATION
     margin: float = MARGIN
 
-    def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
+    def choose(
+        self,
+        game: Game,
+        state: Any,
+        seat: Seat,
+        rng: random.Random,
+        strength: int = 3,
+        avoid: frozenset[str] = frozenset(),
+    ) -> Choice:
+        """`avoid`: keys not to play unless nothing else is legal (moves that, from this very position,
+        came back to it)."""
         strength = min(3, max(1, strength))
-        context = _Context(game, evaluator_for(game), skipped_kinds(game), rng)
-        choices = _considered(context, state, seat)
+        context = _Context(game, evaluator_for(game), skipped_kinds(game), rng, avoid)
+        choices = _considered(context, state, seat, root=True)
         if not choices:
             raise RuleError(f"Seat {seat} has nothing to decide now.")
         if len(choices) == 1:
@@ -220,7 +235,7 @@ class SearchPolicy:
         node = root
         actor: Seat | None = seat
         while actor is not None:
-            choices = {choice.key: choice for choice in _considered(context, world, actor)}
+            choices = {choice.key: choice for choice in _considered(context, world, actor, node is root)}
             if not choices:
                 break
             for key in choices.keys() & node.children.keys():
@@ -309,9 +324,11 @@ def _play(game: Game, world: Any, actor: Seat, choice: Choice) -> bool:
 POLICY = SearchPolicy()
 
 
-def decide(game: Game, state: Any, seat: Seat, seed: str, strength: int) -> str:
+def decide(
+    game: Game, state: Any, seat: Seat, seed: str, strength: int, avoid: frozenset[str] = frozenset()
+) -> str:
     """A computer seat's move, as the key of one of its legal choices: what the bot runs in its worker
     pool (a module-level function of picklable arguments; a game pickles as a reference to its class, so
     a game registered only in the bot's process, as tests do, still works). The same seed gives the
-    same move, so a table with computer seats replays exactly."""
-    return POLICY.choose(game, state, seat, random.Random(seed), strength).key
+    same move, so a table with computer seats replays exactly. `avoid`: see `SearchPolicy.choose`."""
+    return POLICY.choose(game, state, seat, random.Random(seed), strength, avoid).key

@@ -60,3 +60,23 @@ def test_a_search_seat_plays_a_whole_game_with_legal_moves_only(game):
         game, seats, [1] * players, seed=2, rng_seed=2, options=SHORT.get(game.info.id, {}), strict=True
     )
     assert played.result is not None and any(seat == 0 for seat, _ in played.moves)
+
+
+@pytest.mark.parametrize("game", offered_games(), ids=lambda g: g.info.id)
+def test_an_avoided_move_is_not_played_while_another_is_legal(game):
+    """The bot's circle guard (`drive_ai`) bars the moves already made from a position met again: the
+    search then plays something else, and only when every move is barred does it play a barred one."""
+    policy = SearchPolicy(budgets={1: 12, 2: 12, 3: 12})
+    for position in positions(game, max(2, game.info.min_players), 3, every=20):
+        seat = min(game.to_act(position.state), default=None)
+        if seat is None or len(game.legal_actions(position.state, seat)) < 2:
+            continue
+        legal = [choice.key for choice in game.legal_actions(position.state, seat)]
+        first = policy.choose(game, position.state, seat, random.Random(5), 1).key
+        barred = frozenset({first})
+        other = policy.choose(game, position.state, seat, random.Random(5), 1, avoid=barred).key
+        assert other != first and other in legal
+        everything = policy.choose(game, position.state, seat, random.Random(5), 1, avoid=frozenset(legal))
+        assert everything.key in legal
+        return
+    pytest.fail("no position with a choice")

@@ -6,6 +6,7 @@ the parts share.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import unicodedata
@@ -85,8 +86,14 @@ class TableBase:
     async def drive_ai(self, game_id: int, *, limit: int = 400) -> int:
         """Play every move owed by computer seats (AI seats, autopiloted dropped seats). Each is
         announced like anyone's move: a run of computer moves edits the live post, and the next person
-        to act gets the new post with all of their lines. Returns how many moves were made."""
+        to act gets the new post with all of their lines. Returns how many moves were made.
+
+        Why `tried`: a computer seat must never go round in a circle (a loan and its repayment, a pick
+        and its take-back), which would fill the channel until `limit` and leave the game stuck. The
+        search leaves out the moves known to do it, but a new circle needs no new code: a position met
+        again in this run (same stored state, same seat) bars the moves already made from it."""
         moves: list[Move] = []
+        tried: dict[tuple[str, int], set[str]] = {}
         for _ in range(limit):
             game = await self.service.game(game_id)
             if game is None or game.status != GameStatus.ACTIVE:
@@ -107,7 +114,12 @@ class TableBase:
             seat = automated[0]
             # Seeded by the game and its version: the same position gets the same move after a restart.
             seed = f"{game.seed}:{game.version}:{seat}"
-            key = await self.workers.run(decide, rules, state, seat, seed, clock.ai_strength)
+            position = (hashlib.blake2b((game.state or "").encode(), digest_size=16).hexdigest(), seat)
+            avoid = frozenset(tried.setdefault(position, set()))
+            if avoid:
+                log.info("game %s: seat %s is back at a position; not repeating %s", game_id, seat, avoid)
+            key = await self.workers.run(decide, rules, state, seat, seed, clock.ai_strength, avoid)
+            tried[position].add(key)
             try:
                 moves.append(
                     await self.service.play_for_seat(game_id, seat, key, expected_version=game.version)
