@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from pathlib import Path
 
 from bench import (
     baseline,
@@ -132,6 +133,19 @@ def main() -> None:
         help="search: games per table size (default 200)",
     )
     parser.add_argument(
+        "--search-ledger",
+        type=Path,
+        metavar="FILE",
+        help="search: append each finished game to FILE and reuse the games already there for the same code",
+    )
+    parser.add_argument(
+        "--search-players",
+        type=int,
+        action="append",
+        metavar="N",
+        help="search: only tables of N players (repeatable; default every size from 2 to 4 the game seats)",
+    )
+    parser.add_argument(
         "--search-strength", type=int, default=3, choices=(1, 2, 3), help="search: ai_strength (default 3)"
     )
     parser.add_argument(
@@ -195,7 +209,13 @@ def main() -> None:
     if "search" in sections:
         search.decision_times(1)
         search.decision_times(3)
-        search.run(args.search_games, only=args.game, strength=args.search_strength)
+        search.run(
+            args.search_games,
+            only=args.game,
+            strength=args.search_strength,
+            ledger=args.search_ledger,
+            tables=args.search_players,
+        )
     if "posts" in sections:
         posts.run(
             checkouts,

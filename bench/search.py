@@ -9,17 +9,26 @@ lowest strength's times are measured on the same positions' first 200 decisions.
 
 Games run in worker processes (one per core): a figure is per decision, so parallel games do not
 change it beyond the shared machine's noise, which the printout states.
+
+Why a ledger (`--search-ledger FILE`): 200 games per game and table size is about 40 hours of search on
+a 2-core machine, more than one sitting. Each finished game is appended to the file as one JSON line
+with a fingerprint of the rules code and data it ran on; a later run (another day, another machine)
+with the same fingerprint skips the games already there and reports the win rate over all of them.
+A change to the rules or the search changes the fingerprint, so old games never mix with new ones.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
-from bench.machine import summary
+from bench.machine import describe, summary
 from bench.policies import Timed
 from rules import registry
 from rules.core import Game
@@ -66,23 +75,84 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run(games: int = 200, only: list[str] | None = None, strength: int = 3, workers: int = 2) -> None:
+def fingerprint() -> str:
+    """A hash of what a game's outcome depends on: the rules core (games, policies, search) and the
+    game data."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for folder, pattern in ((root / "rules", "*.py"), (root / "data", "*")):
+        for path in sorted(folder.rglob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class Ledger:
+    """Finished games of earlier runs with the same code (see the module doc); None path: no ledger."""
+
+    path: Path | None
+    code: str = field(default_factory=fingerprint)
+
+    def games(self, game_id: str, players: int, strength: int) -> dict[int, Outcome]:
+        if self.path is None or not self.path.exists():
+            return {}
+        found: dict[int, Outcome] = {}
+        for line in self.path.read_text().splitlines():
+            row = json.loads(line)
+            if (row["code"], row["game"], row["players"], row["strength"]) == (
+                self.code,
+                game_id,
+                players,
+                strength,
+            ):
+                found[row["index"]] = Outcome(row["share"], row["illegal"], row["times"])
+        return found
+
+    def add(self, game_id: str, players: int, strength: int, index: int, outcome: Outcome) -> None:
+        if self.path is None:
+            return
+        row = {"code": self.code, "game": game_id, "players": players, "strength": strength, "index": index}
+        row |= asdict(outcome) | {"machine": describe()}
+        with self.path.open("a") as ledger:
+            ledger.write(json.dumps(row) + "\n")
+
+
+def run(
+    games: int = 200,
+    only: list[str] | None = None,
+    strength: int = 3,
+    workers: int = 2,
+    ledger: Path | None = None,
+    tables: list[int] | None = None,
+) -> None:
+    book = Ledger(ledger)
     print(
         f"\nSearch (ISMCTS, strength {strength}) against the heuristic policies, {games} games per table size"
+        + (f" (ledger {ledger}, code {book.code})" if ledger else "")
     )
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for game in registry.all_games():
             if game.info.id.startswith("test-") or (only and game.info.id not in only):
                 continue
             for players in range(max(2, game.info.min_players), min(4, game.info.max_players) + 1):
-                _table(pool, game, players, games, strength)
+                if tables is None or players in tables:
+                    _table(pool, game, players, games, strength, book)
 
 
-def _table(pool: ProcessPoolExecutor, game: Game, players: int, games: int, strength: int) -> None:
+def _table(
+    pool: ProcessPoolExecutor, game: Game, players: int, games: int, strength: int, book: Ledger
+) -> None:
     start = time.perf_counter()
-    outcomes = list(
-        pool.map(_one, [game.info.id] * games, [players] * games, range(games), [strength] * games)
+    done = book.games(game.info.id, players, strength)
+    missing = [index for index in range(games) if index not in done]
+    fresh = pool.map(
+        _one, [game.info.id] * len(missing), [players] * len(missing), missing, [strength] * len(missing)
     )
+    for index, outcome in zip(missing, fresh, strict=True):
+        book.add(game.info.id, players, strength, index, outcome)
+        done[index] = outcome
+    outcomes = [done[index] for index in range(games)]
     wins = sum(outcome.share for outcome in outcomes)
     low, high = wilson(wins, games)
     times = [t for outcome in outcomes for t in outcome.times]
@@ -90,7 +160,7 @@ def _table(pool: ProcessPoolExecutor, game: Game, players: int, games: int, stre
     print(
         f"  {game.info.name:<18} {players}p  wins {wins / games:6.1%} (95% {low:.1%}-{high:.1%}; fair share "
         f"{fair:.0%}, ×{wins / games / fair:.2f})  illegal {sum(o.illegal for o in outcomes)}  "
-        f"{(time.perf_counter() - start) / 60:.1f} min"
+        f"{(time.perf_counter() - start) / 60:.1f} min ({games - len(missing)} from the ledger)"
     )
     print(f"  {'':<18}     decision {summary(times)}")
 
