@@ -46,16 +46,18 @@ class Outcome:
 
 
 def _one(game_id: str, players: int, index: int, strength: int) -> Outcome:
+    """Game `index`: the search at `strength` in seat `index % players`, the heuristic in the others;
+    strength 0 puts the heuristic in that seat too (the same seeds' baseline)."""
     game = registry.get(game_id)
     mine = index % players
-    search = Timed(SearchPolicy())
     heuristic = policy_for(game_id)
+    search = Timed(SearchPolicy() if strength else heuristic)
     seats: list[Policy] = [heuristic] * players
     seats[mine] = search
     played = play(
         game,
         seats,
-        [strength if s == mine else 3 for s in range(players)],
+        [(strength or 3) if s == mine else 3 for s in range(players)],
         seed=index,
         rng_seed=index,
         options=OPTIONS.get(game_id, {}),
@@ -143,26 +145,42 @@ def run(
 def _table(
     pool: ProcessPoolExecutor, game: Game, players: int, games: int, strength: int, book: Ledger
 ) -> None:
+    """The search's games and, on the same seeds and seats, the heuristic's: a seed can favour a seat
+    (City Heroes' rival, a first move), so the heuristic's own share there is the figure to beat, and
+    the games where only one of them won say which way the difference goes."""
     start = time.perf_counter()
-    done = book.games(game.info.id, players, strength)
-    missing = [index for index in range(games) if index not in done]
-    fresh = pool.map(
-        _one, [game.info.id] * len(missing), [players] * len(missing), missing, [strength] * len(missing)
-    )
-    for index, outcome in zip(missing, fresh, strict=True):
-        book.add(game.info.id, players, strength, index, outcome)
-        done[index] = outcome
-    outcomes = [done[index] for index in range(games)]
-    wins = sum(outcome.share for outcome in outcomes)
+    outcomes, reused = _outcomes(pool, game, players, games, strength, book)
+    baseline, _ = _outcomes(pool, game, players, games, 0, book)
+    wins, held = sum(o.share for o in outcomes), sum(o.share for o in baseline)
     low, high = wilson(wins, games)
     times = [t for outcome in outcomes for t in outcome.times]
     fair = 1 / players
+    better = sum(1 for o, b in zip(outcomes, baseline, strict=True) if o.share > b.share)
+    worse = sum(1 for o, b in zip(outcomes, baseline, strict=True) if o.share < b.share)
     print(
         f"  {game.info.name:<18} {players}p  wins {wins / games:6.1%} (95% {low:.1%}-{high:.1%}; fair share "
         f"{fair:.0%}, ×{wins / games / fair:.2f})  illegal {sum(o.illegal for o in outcomes)}  "
-        f"{(time.perf_counter() - start) / 60:.1f} min ({games - len(missing)} from the ledger)"
+        f"{(time.perf_counter() - start) / 60:.1f} min ({reused} from the ledger)"
+    )
+    print(
+        f"  {'':<18}     the heuristic in its seat, same seeds: {held / games:6.1%}; "
+        f"games the search did better in: {better}, worse in: {worse}"
     )
     print(f"  {'':<18}     decision {summary(times)}")
+
+
+def _outcomes(
+    pool: ProcessPoolExecutor, game: Game, players: int, games: int, strength: int, book: Ledger
+) -> tuple[list[Outcome], int]:
+    """Games 0..games-1 at `strength`, from the ledger where it has them; and how many it had."""
+    done = book.games(game.info.id, players, strength)
+    missing = [index for index in range(games) if index not in done]
+    count = len(missing)
+    fresh = pool.map(_one, [game.info.id] * count, [players] * count, missing, [strength] * count)
+    for index, outcome in zip(missing, fresh, strict=True):
+        book.add(game.info.id, players, strength, index, outcome)
+        done[index] = outcome
+    return [done[index] for index in range(games)], games - count
 
 
 def decision_times(strength: int, positions_per_game: int = 40) -> None:

@@ -14,11 +14,13 @@ class InlinePool:
 
     def __init__(self) -> None:
         self.played: list[int] = []
+        self.baseline: list[int] = []
 
     def map(self, function, *columns):
-        for args in zip(*columns, strict=True):
-            self.played.append(args[2])
-            yield search.Outcome(share=1.0 if args[2] % 2 else 0.0, illegal=0, times=[1.0])
+        for _game, _players, index, strength in zip(*columns, strict=True):
+            (self.played if strength else self.baseline).append(index)
+            won = index % 2 if strength else index < 2  # the search wins odd games, the heuristic 0 and 1
+            yield search.Outcome(share=float(won), illegal=0, times=[1.0])
 
 
 def test_a_second_run_plays_only_the_games_the_ledger_lacks(tmp_path, capsys):
@@ -29,10 +31,16 @@ def test_a_second_run_plays_only_the_games_the_ledger_lacks(tmp_path, capsys):
     assert first.played == [0, 1, 2]
     again = InlinePool()
     search._table(again, game, 2, 5, 3, book)
-    assert again.played == [3, 4]
-    assert "wins  40.0%" in capsys.readouterr().out.splitlines()[-2]
+    assert again.played == [3, 4] and again.baseline == [3, 4]
+    table, baseline, _ = capsys.readouterr().out.splitlines()[-3:]
+    assert "wins  40.0%" in table
+    assert "same seeds:  40.0%; games the search did better in: 1, worse in: 1" in baseline
     rows = [json.loads(line) for line in (tmp_path / "ledger.jsonl").read_text().splitlines()]
-    assert [row["index"] for row in rows] == [0, 1, 2, 3, 4] and {row["code"] for row in rows} == {"abc"}
+    assert [(row["index"], row["strength"]) for row in rows] == [
+        *[(0, 3), (1, 3), (2, 3), (0, 0), (1, 0), (2, 0)],
+        *[(3, 3), (4, 3), (3, 0), (4, 0)],
+    ]
+    assert {row["code"] for row in rows} == {"abc"}
 
 
 def test_games_of_other_code_or_another_table_are_not_reused(tmp_path):
@@ -50,3 +58,9 @@ def test_games_of_other_code_or_another_table_are_not_reused(tmp_path):
 
 def test_the_fingerprint_covers_the_rules_code():
     assert len(search.fingerprint()) == 16 and search.fingerprint() == search.fingerprint()
+
+
+def test_the_baseline_puts_the_heuristic_in_the_search_seat():
+    """Strength 0 is the same seed and seat played by the heuristic: a real game, no search."""
+    outcome = search._one("iron-and-brass", 2, 1, 0)
+    assert outcome.share in (0.0, 0.5, 1.0) and outcome.illegal == 0 and outcome.times
