@@ -55,6 +55,12 @@ EXPLORATION = 0.7
 MARGIN = 0.04
 """How much better (as a share of the values' range) the search's favourite must be than the
 heuristic's move to be played instead."""
+CANDIDATES = 6
+"""Root moves the search weighs: the heuristic's best-rated (see `_shortlist`)."""
+CONFIDENCE = 1.645
+"""How many standard errors of the difference the favourite's lead over the heuristic's move must
+also be (one-sided 95 %): in games with dice or a rival deck a few hundred sampled worlds scatter
+widely, and a lead within that scatter is luck, not a better move."""
 TRUSTED_VISITS = 8
 """Visits the heuristic's move and the favourite each need before their difference is believed."""
 SETTLED_AFTER = 20
@@ -103,9 +109,18 @@ class _Node:
     available: int = 0
     value: float = 0.0
     """The sum of the values backed up for `seat`."""
+    squares: float = 0.0
+    """The sum of their squares, for how much they scatter."""
 
     def mean(self) -> float:
         return self.value / self.visits if self.visits else 0.0
+
+    def spread(self) -> float:
+        """The variance of the mean (the values' variance over the visits)."""
+        if self.visits < 2:
+            return math.inf
+        mean = self.mean()
+        return max(0.0, self.squares / self.visits - mean * mean) / (self.visits - 1)
 
 
 @dataclass
@@ -134,6 +149,8 @@ class _Context:
     rng: random.Random
     avoid: frozenset[str] = frozenset()
     """Root moves the caller has seen lead round in a circle (`decide`'s `avoid`)."""
+    shortlist: frozenset[str] | None = None
+    """The root moves the search weighs (`_shortlist`); None: all."""
     range: _Range = field(default_factory=_Range)
 
 
@@ -149,7 +166,23 @@ def _considered(context: _Context, state: Any, seat: Seat, root: bool = False) -
     kept = [choice for choice in choices if choice.action.get("kind") not in context.skips] or choices
     if root and context.avoid:
         kept = [choice for choice in kept if choice.key not in context.avoid] or kept
+    if root and context.shortlist is not None:
+        kept = [choice for choice in kept if choice.key in context.shortlist] or kept
     return kept
+
+
+def _shortlist(ranked: list[Choice], choices: list[Choice], size: int) -> list[Choice]:
+    """The heuristic's `size` best-rated choices among `choices` (all of them if it rated fewer than two).
+
+    Why: the heuristics know things the evaluation cannot see one move ahead (City Heroes: a bank trade
+    made before the phase action bars passing), written as priors and plans. Given every move, the
+    search spends its visits on moves the heuristic already ruled out and, seeing only the evaluation,
+    sometimes prefers them. Weighing only the moves the heuristic rates highest keeps that knowledge,
+    lets the search judge between good candidates (where looking ahead pays), and gives each of them
+    more of the budget."""
+    allowed = {choice.key for choice in choices}
+    kept = [choice for choice in ranked if choice.key in allowed][:size]
+    return kept if len(kept) >= 2 else choices
 
 
 @dataclass
@@ -161,6 +194,9 @@ class SearchPolicy:
     rollout_moves: dict[int, int] = field(default_factory=lambda: dict(ROLLOUT_MOVES))
     exploration: float = EXPLORATION
     margin: float = MARGIN
+    confidence: float = CONFIDENCE
+    candidates: int | None = CANDIDATES
+    """Root moves weighed (`_shortlist`); None: every legal one."""
 
     def choose(
         self,
@@ -183,7 +219,17 @@ class SearchPolicy:
         choices = _not_idle(context, state, seat, choices)
         if len(choices) == 1:
             return choices[0]
-        hint = policy_of(game).choose(game, state, seat, random.Random(rng.random()), strength)
+        heuristic = policy_of(game)
+        hint_rng = random.Random(rng.random())
+        ranked = getattr(heuristic, "ranked", None)
+        if ranked is None:
+            hint = heuristic.choose(game, state, seat, hint_rng, strength)
+        else:
+            ranking = ranked(game, state, seat, hint_rng, strength)
+            hint = ranking[0]
+            if self.candidates is not None:
+                choices = _shortlist(ranking, choices, self.candidates)
+                context.shortlist = frozenset(choice.key for choice in choices)
         iterations = (self.budgets or budgets_for(game))[strength]
         root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])
         return self._pick(context, root, seat, choices, hint)
@@ -228,7 +274,9 @@ class SearchPolicy:
         if min(best.visits, hinted.visits) < TRUSTED_VISITS:
             return hint
         gain = context.range.scaled(seat, best.mean()) - context.range.scaled(seat, hinted.mean())
-        return by_key[best.key] if gain >= self.margin else hint
+        noise = math.sqrt(best.spread() + hinted.spread())
+        sure = best.mean() - hinted.mean() >= self.confidence * noise
+        return by_key[best.key] if gain >= self.margin and sure else hint
 
     def _descend(self, context: _Context, world: Any, seat: Seat, root: _Node, first: str | None) -> _Node:
         """Select and expand in `world` (changed in place); the node reached."""
@@ -283,6 +331,7 @@ class SearchPolicy:
                     values[node.seat] = context.evaluate(context.game.view(world, node.seat), node.seat)
                     context.range.see(node.seat, values[node.seat])
                 node.value += values[node.seat]
+                node.squares += values[node.seat] ** 2
             node = node.parent
 
 
