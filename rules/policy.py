@@ -125,33 +125,26 @@ class GreedyPolicy:
     """Choices looked at per strength, for a game whose turns offer many more than `SAMPLE`'s."""
 
     def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
-        return self.ranked(game, state, seat, rng, strength)[0]
-
-    def ranked(
-        self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3
-    ) -> list[Choice]:
-        """The choices this policy weighed, best first (its pick first; ties broken by `rng`); only the
-        pick when it weighed nothing (a single choice, a random move). The search reads the list to
-        weigh only the moves the heuristic rates highest, at no cost beyond the heuristic's own."""
         choices = _legal(game, state, seat)
         strength = min(3, max(1, strength))
         if len(choices) == 1:
-            return choices
+            return choices[0]
         if rng.random() < RANDOM_SHARE[strength]:
-            return [rng.choice(choices)]
+            return rng.choice(choices)
         cap = (self.sample or SAMPLE)[strength]
         candidates = choices if len(choices) <= cap else rng.sample(choices, cap)
         before = game.view(state, seat)
         base = self.evaluate(before, seat)
-        scored: list[tuple[tuple[float, float], Choice]] = []
+        best: Choice | None = None
+        best_key = (float("-inf"), 0.0)
         for choice in candidates:
             score = self.score(game, state, seat, choice, before, base)
-            if score is not None:
-                scored.append(((score, rng.random()), choice))
-        if not scored:
-            return [rng.choice(choices)]
-        scored.sort(key=lambda entry: entry[0], reverse=True)
-        return [choice for _, choice in scored]
+            if score is None:
+                continue
+            key = (score, rng.random())
+            if key > best_key:
+                best, best_key = choice, key
+        return best if best is not None else rng.choice(choices)
 
     def score(
         self, game: Game, state: Any, seat: Seat, choice: Choice, before: View, base: float

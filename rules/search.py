@@ -55,8 +55,6 @@ EXPLORATION = 0.7
 MARGIN = 0.04
 """How much better (as a share of the values' range) the search's favourite must be than the
 heuristic's move to be played instead."""
-CANDIDATES = 6
-"""Root moves the search weighs: the heuristic's best-rated (see `_shortlist`)."""
 CONFIDENCE = 1.645
 """How many standard errors of the difference the favourite's lead over the heuristic's move must
 also be (one-sided 95 %): in games with dice or a rival deck a few hundred sampled worlds scatter
@@ -149,8 +147,6 @@ class _Context:
     rng: random.Random
     avoid: frozenset[str] = frozenset()
     """Root moves the caller has seen lead round in a circle (`decide`'s `avoid`)."""
-    shortlist: frozenset[str] | None = None
-    """The root moves the search weighs (`_shortlist`); None: all."""
     range: _Range = field(default_factory=_Range)
 
 
@@ -166,23 +162,7 @@ def _considered(context: _Context, state: Any, seat: Seat, root: bool = False) -
     kept = [choice for choice in choices if choice.action.get("kind") not in context.skips] or choices
     if root and context.avoid:
         kept = [choice for choice in kept if choice.key not in context.avoid] or kept
-    if root and context.shortlist is not None:
-        kept = [choice for choice in kept if choice.key in context.shortlist] or kept
     return kept
-
-
-def _shortlist(ranked: list[Choice], choices: list[Choice], size: int) -> list[Choice]:
-    """The heuristic's `size` best-rated choices among `choices` (all of them if it rated fewer than two).
-
-    Why: the heuristics know things the evaluation cannot see one move ahead (City Heroes: a bank trade
-    made before the phase action bars passing), written as priors and plans. Given every move, the
-    search spends its visits on moves the heuristic already ruled out and, seeing only the evaluation,
-    sometimes prefers them. Weighing only the moves the heuristic rates highest keeps that knowledge,
-    lets the search judge between good candidates (where looking ahead pays), and gives each of them
-    more of the budget."""
-    allowed = {choice.key for choice in choices}
-    kept = [choice for choice in ranked if choice.key in allowed][:size]
-    return kept if len(kept) >= 2 else choices
 
 
 @dataclass
@@ -195,8 +175,6 @@ class SearchPolicy:
     exploration: float = EXPLORATION
     margin: float = MARGIN
     confidence: float = CONFIDENCE
-    candidates: int | None = CANDIDATES
-    """Root moves weighed (`_shortlist`); None: every legal one."""
 
     def choose(
         self,
@@ -219,17 +197,7 @@ class SearchPolicy:
         choices = _not_idle(context, state, seat, choices)
         if len(choices) == 1:
             return choices[0]
-        heuristic = policy_of(game)
-        hint_rng = random.Random(rng.random())
-        ranked = getattr(heuristic, "ranked", None)
-        if ranked is None:
-            hint = heuristic.choose(game, state, seat, hint_rng, strength)
-        else:
-            ranking = ranked(game, state, seat, hint_rng, strength)
-            hint = ranking[0]
-            if self.candidates is not None:
-                choices = _shortlist(ranking, choices, self.candidates)
-                context.shortlist = frozenset(choice.key for choice in choices)
+        hint = policy_of(game).choose(game, state, seat, random.Random(rng.random()), strength)
         iterations = (self.budgets or budgets_for(game))[strength]
         root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])
         return self._pick(context, root, seat, choices, hint)

@@ -80,32 +80,3 @@ def test_an_avoided_move_is_not_played_while_another_is_legal(game):
         assert everything.key in legal
         return
     pytest.fail("no position with a choice")
-
-
-def test_the_shortlist_keeps_the_heuristics_best_rated_legal_moves():
-    from rules.core import Choice
-    from rules.search import _shortlist
-
-    def moves(*keys):
-        return [Choice(key=key, label=key, action={"kind": key}) for key in keys]
-
-    ranked = moves("build", "end", "sell", "buy")
-    legal = moves("sell", "end", "buy", "build", "pass")
-    assert [c.key for c in _shortlist(ranked, legal, 2)] == ["build", "end"]
-    assert [c.key for c in _shortlist(ranked, moves("end", "sell", "pass"), 3)] == ["end", "sell"]
-    # A heuristic that weighed one move (a random pick at strength 1) leaves the search every move.
-    assert [c.key for c in _shortlist(moves("sell"), legal, 6)] == [c.key for c in legal]
-
-
-def test_the_search_leaves_a_bank_trade_the_heuristic_rates_low_unplayed():
-    """City Heroes, turn 3's Construction after a build, where the heuristic ends its action (a position
-    from the test playouts, seed 11): weighing every move, the search bought Iron from the bank on a
-    difference its evaluation sees a few moves ahead; weighing the heuristic's six best, it ends."""
-    from rules import registry
-
-    game = registry.get("city-heroes")
-    position = list(positions(game, 2, 11, every=7))[9]
-    seat = min(game.to_act(position.state))
-    everything = SearchPolicy(candidates=None).choose(game, position.state, seat, random.Random(9), 3)
-    shortlisted = SearchPolicy().choose(game, position.state, seat, random.Random(9), 3)
-    assert everything.key == "bank-buy:iron" and shortlisted.key == "end"
