@@ -73,7 +73,7 @@ def main() -> None:
         "--game",
         action="append",
         metavar="ID",
-        help="with the policies and posts sections: only this game id (repeatable; default: every game)",
+        help="with the policies, posts and search sections: only this game id (repeatable; default: every game)",
     )
     parser.add_argument(
         "--postgres",
@@ -207,8 +207,8 @@ def main() -> None:
     if "policies" in sections or args.policies:
         policies.run(args.policies or 200, only=args.game)
     if "search" in sections:
-        search.decision_times(1)
-        search.decision_times(3)
+        search.decision_times(1, only=args.game)
+        search.decision_times(3, only=args.game)
         search.run(
             args.search_games,
             only=args.game,
