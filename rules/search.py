@@ -55,16 +55,12 @@ EXPLORATION = 0.7
 MARGIN = 0.04
 """How much better (as a share of the values' range) the search's favourite must be than the
 heuristic's move to be played instead."""
-CONFIDENCE = 1.645
-"""How many standard errors of the difference the favourite's lead over the heuristic's move must
-also be (one-sided 95 %): in games with dice or a rival deck a few hundred sampled worlds scatter
-widely, and a lead within that scatter is luck, not a better move."""
 LARGEST_TABLE = 2
 """The most players at which the search decides; at larger tables the heuristic's move is played.
-Measured (bench/README.md): at four City of Iron players the search seat won 0 of 20 games in which
-the heuristic in the same seat won 7 (it bid higher and scored 5 where the heuristic scored 33), while
-at two players it is level with the heuristic. Until a search does better at 3-4 players, a computer
-seat there plays the stronger of the two."""
+Measured (bench/README.md): at four City of Iron players a search seat won 0 of 20 games in which the
+heuristic in the same seat won 7 (it bid higher and scored 5 where the heuristic scored 33), while at
+two players it is level with the heuristic. Until a search does better at 3-4 players, a computer seat
+there plays the heuristic, the stronger player we have."""
 TRUSTED_VISITS = 8
 """Visits the heuristic's move and the favourite each need before their difference is believed."""
 SETTLED_AFTER = 20
@@ -113,18 +109,9 @@ class _Node:
     available: int = 0
     value: float = 0.0
     """The sum of the values backed up for `seat`."""
-    squares: float = 0.0
-    """The sum of their squares, for how much they scatter."""
 
     def mean(self) -> float:
         return self.value / self.visits if self.visits else 0.0
-
-    def spread(self) -> float:
-        """The variance of the mean (the values' variance over the visits)."""
-        if self.visits < 2:
-            return math.inf
-        mean = self.mean()
-        return max(0.0, self.squares / self.visits - mean * mean) / (self.visits - 1)
 
 
 @dataclass
@@ -180,7 +167,6 @@ class SearchPolicy:
     rollout_moves: dict[int, int] = field(default_factory=lambda: dict(ROLLOUT_MOVES))
     exploration: float = EXPLORATION
     margin: float = MARGIN
-    confidence: float = CONFIDENCE
     largest_table: int = LARGEST_TABLE
 
     def choose(
@@ -209,7 +195,7 @@ class SearchPolicy:
             return hint
         iterations = (self.budgets or budgets_for(game))[strength]
         root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])
-        return self._pick(context, root, seat, choices, hint, _known_worth(game, state, seat, choices))
+        return self._pick(context, root, seat, choices, hint)
 
     def search(
         self, game: Game, state: Any, seat: Seat, rng: random.Random, iterations: int, depth: int = 0
@@ -233,17 +219,9 @@ class SearchPolicy:
         return root
 
     def _pick(
-        self,
-        context: _Context,
-        root: _Node,
-        seat: Seat,
-        choices: list[Choice],
-        hint: Choice,
-        known: frozenset[str] = frozenset(),
+        self, context: _Context, root: _Node, seat: Seat, choices: list[Choice], hint: Choice
     ) -> Choice:
-        """The most visited move if it is clearly better than the heuristic's, else the heuristic's.
-        `known`: moves the heuristic values by what it knows, not by the evaluation (`_known_worth`); the
-        search does not overrule the heuristic to or from one of them."""
+        """The most visited move if it is clearly better than the heuristic's, else the heuristic's."""
         by_key = {choice.key: choice for choice in choices}
         ranked = sorted(
             (child for child in root.children.values() if child.key in by_key),
@@ -256,14 +234,10 @@ class SearchPolicy:
         if not ranked or hinted is None or ranked[0] is hinted:
             return hint
         best = ranked[0]
-        if {hint.key, best.key} & known:
-            return hint
         if min(best.visits, hinted.visits) < TRUSTED_VISITS:
             return hint
         gain = context.range.scaled(seat, best.mean()) - context.range.scaled(seat, hinted.mean())
-        noise = math.sqrt(best.spread() + hinted.spread())
-        sure = best.mean() - hinted.mean() >= self.confidence * noise
-        return by_key[best.key] if gain >= self.margin and sure else hint
+        return by_key[best.key] if gain >= self.margin else hint
 
     def _descend(self, context: _Context, world: Any, seat: Seat, root: _Node, first: str | None) -> _Node:
         """Select and expand in `world` (changed in place); the node reached."""
@@ -318,7 +292,6 @@ class SearchPolicy:
                     values[node.seat] = context.evaluate(context.game.view(world, node.seat), node.seat)
                     context.range.see(node.seat, values[node.seat])
                 node.value += values[node.seat]
-                node.squares += values[node.seat] ** 2
             node = node.parent
 
 
@@ -340,20 +313,6 @@ def _not_idle(context: _Context, state: Any, seat: Seat, choices: list[Choice]) 
         if game.to_act(after) != waiting or game.view(after, seat) != before:
             kept.append(choice)
     return kept or choices
-
-
-def _known_worth(game: Game, state: Any, seat: Seat, choices: list[Choice]) -> frozenset[str]:
-    """The choices the game's heuristic values with a `prior` (rules/<game>/policy.py) instead of the
-    evaluation: secret purchases, bids, draws, dice, ending a phase. Their worth lies where the
-    evaluation cannot see it (a card bought in secret is only coins spent until it is revealed), so the
-    search, which judges by the evaluation alone, systematically preferred the move next to them: at
-    four City of Iron players it passed on purchases and won 0 of 20 games where the heuristic in the
-    same seat won 7."""
-    prior = getattr(game_module(game, "policy"), "prior", None)
-    if prior is None:
-        return frozenset()
-    view = game.view(state, seat)
-    return frozenset(choice.key for choice in choices if prior(view, seat, choice) is not None)
 
 
 def _settled(root: _Node, remaining: int) -> bool:

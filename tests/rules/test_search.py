@@ -82,25 +82,6 @@ def test_an_avoided_move_is_not_played_while_another_is_legal(game):
     pytest.fail("no position with a choice")
 
 
-def test_the_search_does_not_overrule_a_secret_purchase_on_the_evaluation_alone(monkeypatch):
-    """City of Iron, End Round step 5: "Players select the cards they want to buy in secret, placing
-    them face down ... When all players declare they are finished, each player reveals all new cards
-    and pays". Until the reveal a selected card is worth nothing to the evaluation, so the search
-    preferred declaring itself finished at once; the heuristic values the card by a prior. In this
-    four-player position the heuristic selects a Machinist: the search keeps it, and without the
-    rule it passes on it (at four players that search seat won 0 of 20 games)."""
-    import rules.search as search
-    from rules import registry
-
-    game = registry.get("city-of-iron")
-    position = list(positions(game, 4, 11, every=5))[4]
-    seat = min(game.to_act(position.state))
-    four = SearchPolicy(largest_table=4)  # the search decides at four players too (see the next test)
-    assert four.choose(game, position.state, seat, random.Random(0), 3).key == "select:machinist.0a"
-    monkeypatch.setattr(search, "_known_worth", lambda *args: frozenset())
-    assert four.choose(game, position.state, seat, random.Random(0), 3).key == "purchase:done"
-
-
 @pytest.mark.parametrize(
     "game", [g for g in offered_games() if g.info.max_players > 2], ids=lambda g: g.info.id
 )
