@@ -95,6 +95,7 @@ class Ledger:
 
     path: Path | None
     code: str = field(default_factory=fingerprint)
+    machine: str = field(default_factory=describe)
 
     def games(self, game_id: str, players: int, strength: int) -> dict[int, Outcome]:
         if self.path is None or not self.path.exists():
@@ -115,9 +116,18 @@ class Ledger:
         if self.path is None:
             return
         row = {"code": self.code, "game": game_id, "players": players, "strength": strength, "index": index}
-        row |= asdict(outcome) | {"machine": describe()}
+        row |= asdict(outcome) | {"machine": self.machine}
         with self.path.open("a") as ledger:
             ledger.write(json.dumps(row) + "\n")
+
+
+def _games(only: list[str] | None) -> list[Game]:
+    """The offered games (not the tests' own), or those of `only`."""
+    return [
+        game
+        for game in registry.all_games()
+        if not game.info.id.startswith("test-") and (not only or game.info.id in only)
+    ]
 
 
 def run(
@@ -134,9 +144,7 @@ def run(
         + (f" (ledger {ledger}, code {book.code})" if ledger else "")
     )
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for game in registry.all_games():
-            if game.info.id.startswith("test-") or (only and game.info.id not in only):
-                continue
+        for game in _games(only):
             for players in range(max(2, game.info.min_players), min(4, game.info.max_players) + 1):
                 if tables is None or players in tables:
                     _table(pool, game, players, games, strength, book)
@@ -190,9 +198,7 @@ def decision_times(strength: int, positions_per_game: int = 40, only: list[str] 
     from tests.support.playouts import positions
 
     print(f"\nSearch decision time at strength {strength} ({positions_per_game} positions per game)")
-    for game in registry.all_games():
-        if game.info.id.startswith("test-") or (only and game.info.id not in only):
-            continue
+    for game in _games(only):
         search = Timed(SearchPolicy())
         count = 0
         warm = True
