@@ -9,7 +9,7 @@ from typing import Any
 from bot.app import announcer
 from bot.app.moves import MoveActions
 from bot.app.refusals import UserError
-from bot.app.votes import held_seat, voters
+from bot.app.votes import abandon_vote_kind, held_seat, voters
 from bot.storage.store import ChannelBusy, GameRecord, GameStatus, SeatRecord
 from rules.core import Game, RuleError
 
@@ -155,7 +155,7 @@ class LobbyActions(MoveActions):
             if game.status == GameStatus.LOBBY and user_id != game.host_id:
                 raise UserError("Only the host can close the lobby; you can `/game leave` it.")
             if game.status == GameStatus.ACTIVE:
-                agreed = await self.store.add_vote(game.id, "abandon", user_id)
+                agreed = await self.store.add_vote(game.id, abandon_vote_kind(game.version), user_id)
                 missing = [seat.name for seat in voters(seats) if seat.user_id not in agreed]
                 if missing:
                     return game, False, missing

@@ -43,3 +43,9 @@ def replace_vote_kind(old_user: int, new_user: int) -> str:
 
 def undo_vote_kind(version: int) -> str:
     return f"undo:{version}"
+
+
+def abandon_vote_kind(version: int) -> str:
+    """Keyed by the game's version, like undo and export votes: an agreement given days ago lapses once
+    the table plays on, since a move made after it says the game is still wanted."""
+    return f"abandon:{version}"

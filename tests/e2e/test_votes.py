@@ -158,11 +158,40 @@ async def test_a_replaced_player_no_longer_votes_on_anything(tmp_path):
         for outsider in (bob, carol, frank):  # two replaced players and a spectator
             refused = await outsider.slash(table, "game abandon")
             assert refused.ephemeral and "Only the players or a moderator" in refused.content
-        assert await _votes(w, "abandon") == {alice.id}
+        game, _ = await _game(w)
+        assert await _votes(w, f"abandon:{game.version}") == {alice.id}
         assert "Still to agree" in (await erin.slash(table, "game abandon")).content
         assert "abandoned by" in (await dave.slash(table, "game abandon")).content
         game = await w.bot.service.store.latest_game_in(table)
         assert game.status == "abandoned"
+        assert not w.server.errors, w.server.errors
+
+
+async def test_an_abandon_vote_lapses_when_the_table_plays_on(tmp_path):
+    """An agreement to abandon counts only until the next move: a player who plays on instead of
+    agreeing keeps the game, and agreements given days earlier cannot end it later."""
+    users = ("alice", "bob", "carol")
+    async with world(tmp_path, users=users) as w:
+        alice, bob, carol = (w.users[n] for n in users)
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol], seed=3)
+        wants = await alice.slash(table, "game abandon")
+        assert "Still to agree with `/game abandon`: bob, carol" in wants.content, wants.content
+        assert "cancels this vote" in wants.content
+        assert (
+            "Still to agree with `/game abandon`: carol" in (await bob.slash(table, "game abandon")).content
+        )
+        assert any([await take_turn(w, "table", user, lambda c: c[0]) for user in (alice, bob, carol)])
+        await w.settle()
+
+        again = await carol.slash(table, "game abandon")
+        assert "Still to agree with `/game abandon`: alice, bob" in again.content, again.content
+        game, _ = await _game(w)
+        assert game.status == "active"
+        assert await _votes(w, f"abandon:{game.version}") == {carol.id}
+        await alice.slash(table, "game abandon")
+        assert "abandoned by" in (await bob.slash(table, "game abandon")).content
+        assert (await _game(w))[0].status == "abandoned"
         assert not w.server.errors, w.server.errors
 
 

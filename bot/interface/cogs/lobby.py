@@ -146,7 +146,8 @@ class Lobby(
             else:
                 await reply.send(
                     f"🗳️ {interaction.user.mention} wants to abandon the game. Still to agree with"
-                    f" `/game abandon`: {', '.join(missing)}.",
+                    f" `/game abandon`: {', '.join(escape_text(name) for name in missing)} (a move made before"
+                    " then keeps the game going and cancels this vote).",
                     ephemeral=False,
                 )
 
