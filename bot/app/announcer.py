@@ -104,13 +104,15 @@ def announce(
     computer: bool = False,
 ) -> list[Delivery]:
     """The outbox rows of the move that took the game from `before` to `after` (None: the start);
-    `computer` marks the lines of a move a computer made (an AI seat, an autopilot) with 🤖."""
+    `computer` marks a move a computer made (an AI seat, an autopilot) with 🤖 on its first line, the
+    one every game words as the actor's own move; the lines after it (a round starting, an order of
+    play) are the table's, not the computer's."""
     rules, seats = table.rules, table.seats
     humans = {seat.seat for seat in seats if seat.user_id > 0}
     waiting = rules.to_act(after)
     newly = waiting - (rules.to_act(before) if before is not None else set())
     mark = "🤖 " if computer else ""
-    lines = [f"• {mark}{one_line(event.text)}" for event in events]
+    lines = [f"• {mark if index == 0 else ''}{one_line(event.text)}" for index, event in enumerate(events)]
     if note:  # the bot's own words, with any name in them escaped by whoever wrote the note
         lines.insert(0, " ".join(note.split()))
     private = {seat: [e.private[seat]] for e in events for seat in e.private}

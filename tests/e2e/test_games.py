@@ -124,7 +124,9 @@ async def test_two_friends_fill_a_four_player_table_with_ai_seats(tmp_path):
         assert [s.user_id < 0 for s in seats] == [False, True, True, False]
         log = await w.bot.service.store.actions(game.id)
         assert {r.seat for r in log if r.user_id == 0} >= {1, 2}  # the AI seats moved
-        assert any("• 🤖 AI" in m.content for m in w.public())  # the computer's lines are marked
+        marked = [line for m in w.public() for line in m.content.splitlines() if line.startswith("• 🤖")]
+        # the computer's moves are marked, the table's own lines after them (a new round) are not
+        assert marked and all(line.startswith("• 🤖 AI") for line in marked), marked
         assert all("<@-" not in m.content for m in w.public())
         await _check_result(w, "table")
         listing = await alice.slash(table, "game list")
