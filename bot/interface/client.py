@@ -89,6 +89,7 @@ class HostBot(commands.Bot):
         self.store = await Store.open(self.settings.database_url)
         self.service = GameService(self.store, clock=self.clock)
         self.table = Table(self, self.service)
+        self.table.workers.start()
         self.scheduler = Scheduler(self)
         self.calendar = Calendar(self)
         self.service.on_timers = self.scheduler.wake

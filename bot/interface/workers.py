@@ -10,11 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+def warm() -> None:
+    """What every worker process loads before its first task: the rules' wording engine (inflect, 2-5 s
+    to build), which the first move line of any decision or picture caption needs; loaded lazily it
+    would hold a table's first computer move or picture that long. Instant when the fork server
+    preloaded it (`bot.interface.preload`), as it does unless that import failed."""
+    from rules import words
+
+    words.engine()
+
+
+def _ready() -> bool:
+    return True
 
 
 class WorkerPool:
@@ -30,10 +45,32 @@ class WorkerPool:
             if self._processes > 0:
                 # forkserver: workers start from a clean process, not a fork of one with running threads.
                 context = multiprocessing.get_context("forkserver")
-                self._executor = ProcessPoolExecutor(max_workers=self._processes, mp_context=context)
+                # The fork server imports this once, so each worker forks from a warm process.
+                context.set_forkserver_preload(["bot.interface.preload"])
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self._processes, mp_context=context, initializer=warm
+                )
             else:
                 self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="worker")
         return self._executor
+
+    def start(self) -> None:
+        """Start the worker processes now, in the background, while the bot connects: the first one
+        waits for the fork server's preload (seconds), and a submit blocks its caller until its worker
+        is forked, so left to the first picture it would hold the event loop. Threads share the bot's
+        process, which loads the same at start."""
+        if self._processes <= 0:
+            return
+        pool = self._pool()
+
+        def spawn() -> None:
+            try:
+                for _ in range(self._processes):
+                    pool.submit(_ready)
+            except RuntimeError:  # closed before it started: nothing to warm
+                pass
+
+        threading.Thread(target=spawn, name="worker-start", daemon=True).start()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool(), function, *args)

@@ -52,3 +52,24 @@ def test_threads_serve_when_no_processes_are_wanted():
             pool.close()
 
     assert asyncio.run(in_threads()) == decide(game, position.state, seat, "s", 1)
+
+
+def _engine_loaded() -> bool:
+    from rules import words
+
+    return words.engine.cache_info().currsize == 1
+
+
+def test_worker_processes_start_warm():
+    """A worker loads the wording engine (2-5 s) before its first task, so a table's first computer
+    move or picture does not wait for it; `start` spawns the workers when the bot starts."""
+
+    async def in_pool() -> bool:
+        pool = WorkerPool(processes=2)
+        pool.start()
+        try:
+            return all(await asyncio.gather(*(pool.run(_engine_loaded) for _ in range(4))))
+        finally:
+            pool.close()
+
+    assert asyncio.run(in_pool())
