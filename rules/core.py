@@ -135,10 +135,9 @@ M = TypeVar("M", bound=BaseModel)
 def assembled(model: type[M], values: dict[str, Any], fields_set: set[str] | None = None) -> M:
     """`model(**values)` without validation, for values the rules built of exactly the declared types,
     given in declaration order: views and choices are built for every position the computer players
-    look at, and validating them was most of that time (the tests validate them). A field left out has
-    no value at all, not its default (City of Iron's and City Heroes' choices leave out `path` and
-    `timeout`; the bot reads those with `getattr` defaults). `fields_set`: the fields that count as set
-    (default: those given)."""
+    look at, and validating them was most of that time (the tests validate them). Give every field: one
+    left out has no value at all, not its default (`tests/rules/test_choice_fields.py` checks every
+    game's choices). `fields_set`: the fields that count as set (default: those given)."""
     made = _new(model)
     _set(made, "__dict__", values)
     _set(made, "__pydantic_fields_set__", set(values) if fields_set is None else fields_set)

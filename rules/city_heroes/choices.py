@@ -15,8 +15,8 @@ def choice(key: str, label: str, action: dict[str, Any], group: str, style: str 
     """A Choice without re-validation (hundreds are built per call; the tests validate them)."""
     if len(label) > 100:  # what Choice's own validator does: long names must not break a label
         label = label[:99] + "…"
-    values = {"key": key, "label": label, "action": action, "group": group, "style": style}
-    return assembled(Choice, values, _CHOICE_FIELDS)
+    values = {"key": key, "label": label, "action": action, "group": group, "path": [], "style": style}
+    return assembled(Choice, {**values, "timeout": None}, _CHOICE_FIELDS)
 
 
 def end_choices() -> list[Choice]:

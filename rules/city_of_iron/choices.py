@@ -15,6 +15,8 @@ from rules import words
 from rules.city_of_iron.scoring import card
 from rules.core import Choice, assembled
 
+_SET_FIELDS = frozenset({"key", "label", "action", "group", "style"})
+
 PAYMENT_LIMIT = 6
 """Most payment combinations offered per card action or per attack target and role."""
 
@@ -24,7 +26,8 @@ def make_choice(
 ) -> Choice:
     """A Choice built without re-validation (hundreds per step in playouts): every field is made here,
     with `fit_key` and `fit_label` already cutting to length; tests re-validate choices from whole games."""
-    return assembled(Choice, {"key": key, "label": label, "action": action, "group": group, "style": style})
+    values = {"key": key, "label": label, "action": action, "group": group, "path": [], "style": style}
+    return assembled(Choice, {**values, "timeout": None}, set(_SET_FIELDS))
 
 
 def action_of(model: Any, **fields: Any) -> dict[str, Any]:
