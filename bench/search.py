@@ -4,7 +4,10 @@ Per game: N two-player games, the search seat alternating between seat 0 and sea
 then N games at three and at four players (where the game seats them) with one search seat among
 heuristic ones, the seat rotating. A win is the search seat among the result's winners; a shared win
 counts as 1/k of a win, so the fair share at n players is 1/n. Win rates come with a Wilson 95%
-interval. Decision times are the search's own `choose`, per decision, at the strength asked for; the
+interval. The other seats, and the baseline in the search's seat, play the reference heuristic
+(`reference_policy`: the heuristic as the issue found it); the shipped heuristic, which gives the
+search its hint, is played in that seat too, to tell its gain from the search's. Decision times are
+the search's own `choose`, per decision, at the strength asked for; the
 lowest strength's times are measured on the same positions' first 200 decisions.
 
 Games run in worker processes (one per core): a figure is per decision, so parallel games do not
@@ -25,14 +28,15 @@ import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from bench.machine import describe, summary
 from bench.policies import Timed
 from rules import registry
 from rules.core import Game
-from rules.policy import Policy, play, policy_for
+from rules.policy import GreedyPolicy, Policy, game_module, play, policy_for
 from rules.search import SearchPolicy
 
 OPTIONS: dict[str, dict[str, int]] = {"iron-and-brass": {"max_rounds": 40, "board_size": 10}}
@@ -45,19 +49,41 @@ class Outcome:
     times: list[float] = field(default_factory=list)
 
 
+HEURISTIC = -1
+"""The `strength` of a benchmark seat played by the shipped heuristic; 0 is the reference heuristic."""
+
+
+def reference_policy(game_id: str) -> Policy:
+    """Issue 21's yardstick, "today's heuristic policy": the heuristic as it was when the issue was
+    filed. A game that has since changed how much of the best rival's value its evaluation subtracts
+    (`RIVAL` in its policy module) is played here with the weight it had (`RIVAL_DEFAULT` at every
+    table size), so a better heuristic counts for the search only as far as it beats the old one."""
+    policy = policy_for(game_id)
+    module = game_module(registry.get(game_id), "policy")
+    if getattr(module, "RIVAL", None) and isinstance(policy, GreedyPolicy):
+        return replace(policy, evaluate=partial(module.evaluate, rival=module.RIVAL_DEFAULT))
+    return policy
+
+
 def _one(game_id: str, players: int, index: int, strength: int) -> Outcome:
-    """Game `index`: the search at `strength` in seat `index % players`, the heuristic in the others;
-    strength 0 puts the heuristic in that seat too (the same seeds' baseline)."""
+    """Game `index`: the search at `strength` in seat `index % players`, the reference heuristic in the
+    others; strength 0 puts the reference in that seat too (the same seeds' baseline), `HEURISTIC` the
+    shipped heuristic (what the search starts from)."""
     game = registry.get(game_id)
     mine = index % players
-    heuristic = policy_for(game_id)
-    search = Timed(SearchPolicy() if strength else heuristic)
-    seats: list[Policy] = [heuristic] * players
+    reference = reference_policy(game_id)
+    if strength == 0:
+        search = Timed(reference)
+    elif strength == HEURISTIC:
+        search = Timed(policy_for(game_id))
+    else:
+        search = Timed(SearchPolicy())
+    seats: list[Policy] = [reference] * players
     seats[mine] = search
     played = play(
         game,
         seats,
-        [(strength or 3) if s == mine else 3 for s in range(players)],
+        [strength if s == mine and strength > 0 else 3 for s in range(players)],
         seed=index,
         rng_seed=index,
         options=OPTIONS.get(game_id, {}),
@@ -159,7 +185,9 @@ def _table(
     start = time.perf_counter()
     outcomes, reused = _outcomes(pool, game, players, games, strength, book)
     baseline, _ = _outcomes(pool, game, players, games, 0, book)
+    shipped, _ = _outcomes(pool, game, players, games, HEURISTIC, book)
     wins, held = sum(o.share for o in outcomes), sum(o.share for o in baseline)
+    heuristic = sum(o.share for o in shipped)
     low, high = wilson(wins, games)
     times = [t for outcome in outcomes for t in outcome.times]
     fair = 1 / players
@@ -171,9 +199,10 @@ def _table(
         f"{(time.perf_counter() - start) / 60:.1f} min ({reused} from the ledger)"
     )
     print(
-        f"  {'':<18}     the heuristic in its seat, same seeds: {held / games:6.1%}; "
+        f"  {'':<18}     the reference heuristic in its seat, same seeds: {held / games:6.1%}; "
         f"games the search did better in: {better}, worse in: {worse}"
     )
+    print(f"  {'':<18}     today's heuristic (the search's hint) in its seat: {heuristic / games:6.1%}")
     print(f"  {'':<18}     decision {summary(times)}")
 
 

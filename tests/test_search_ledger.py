@@ -15,11 +15,18 @@ class InlinePool:
     def __init__(self) -> None:
         self.played: list[int] = []
         self.baseline: list[int] = []
+        self.shipped: list[int] = []
 
     def map(self, function, *columns):
         for _game, _players, index, strength in zip(*columns, strict=True):
-            (self.played if strength else self.baseline).append(index)
-            won = index % 2 if strength else index < 2  # the search wins odd games, the heuristic 0 and 1
+            if strength > 0:
+                self.played.append(index)
+            elif strength == 0:
+                self.baseline.append(index)
+            else:
+                self.shipped.append(index)
+            # the search wins odd games, the reference heuristic 0 and 1, the shipped one every game
+            won = index % 2 if strength > 0 else index < 2 if strength == 0 else 1
             yield search.Outcome(share=float(won), illegal=0, times=[1.0])
 
 
@@ -31,14 +38,15 @@ def test_a_second_run_plays_only_the_games_the_ledger_lacks(tmp_path, capsys):
     assert first.played == [0, 1, 2]
     again = InlinePool()
     search._table(again, game, 2, 5, 3, book)
-    assert again.played == [3, 4] and again.baseline == [3, 4]
-    table, baseline, _ = capsys.readouterr().out.splitlines()[-3:]
+    assert again.played == [3, 4] and again.baseline == [3, 4] and again.shipped == [3, 4]
+    table, baseline, shipped, _ = capsys.readouterr().out.splitlines()[-4:]
     assert "wins  40.0%" in table
     assert "same seeds:  40.0%; games the search did better in: 1, worse in: 1" in baseline
+    assert "today's heuristic (the search's hint) in its seat: 100.0%" in shipped
     rows = [json.loads(line) for line in (tmp_path / "ledger.jsonl").read_text().splitlines()]
     assert [(row["index"], row["strength"]) for row in rows] == [
-        *[(0, 3), (1, 3), (2, 3), (0, 0), (1, 0), (2, 0)],
-        *[(3, 3), (4, 3), (3, 0), (4, 0)],
+        *[(0, 3), (1, 3), (2, 3), (0, 0), (1, 0), (2, 0), (0, -1), (1, -1), (2, -1)],
+        *[(3, 3), (4, 3), (3, 0), (4, 0), (3, -1), (4, -1)],
     ]
     assert {row["code"] for row in rows} == {"abc"}
 
@@ -60,7 +68,26 @@ def test_the_fingerprint_covers_the_rules_code():
     assert len(search.fingerprint()) == 16 and search.fingerprint() == search.fingerprint()
 
 
-def test_the_baseline_puts_the_heuristic_in_the_search_seat():
-    """Strength 0 is the same seed and seat played by the heuristic: a real game, no search."""
-    outcome = search._one("iron-and-brass", 2, 1, 0)
-    assert outcome.share in (0.0, 0.5, 1.0) and outcome.illegal == 0 and outcome.times
+def test_the_baseline_puts_a_heuristic_in_the_search_seat():
+    """Strength 0 is the same seed and seat played by the reference heuristic, `HEURISTIC` by the
+    shipped one: real games, no search."""
+    for strength in (0, search.HEURISTIC):
+        outcome = search._one("iron-and-brass", 2, 1, strength)
+        assert outcome.share in (0.0, 0.5, 1.0) and outcome.illegal == 0 and outcome.times
+
+
+def test_the_reference_heuristic_weighs_the_rival_as_the_issue_found_it():
+    """Issue 21 measures the search against "today's heuristic": where a game's evaluation has since
+    changed its rival weight (`RIVAL`), the reference keeps the old one; elsewhere it is the shipped
+    policy itself."""
+    from rules.city_of_iron import policy as city
+    from rules.policy import policy_for
+    from tests.support.playouts import positions
+
+    game = registry.get("city-of-iron")
+    reference, shipped = search.reference_policy("city-of-iron"), policy_for("city-of-iron")
+    views = [game.view(p.state, 0) for p in positions(game, 2, 3, every=30) if not p.finished]
+    assert city.RIVAL.get(2, city.RIVAL_DEFAULT) != city.RIVAL_DEFAULT
+    assert all(reference.evaluate(v, 0) == city.evaluate(v, 0, rival=city.RIVAL_DEFAULT) for v in views)
+    assert any(reference.evaluate(v, 0) != shipped.evaluate(v, 0) for v in views)
+    assert search.reference_policy("iron-and-brass") == policy_for("iron-and-brass")
