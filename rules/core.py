@@ -271,6 +271,32 @@ class Choice(Model):
         return value
 
 
+_BUILT_CHOICE_SET = frozenset({"key", "label", "action", "group", "style"})
+
+
+def built_choice(
+    key: str, label: str, action: dict[str, Any], group: str = "", style: str = "secondary"
+) -> Choice:
+    """A Choice without validation, for the games' menus: they are rebuilt after every move, and a
+    search builds them for every position it looks at, so validating each (or pydantic's
+    `model_construct`, which inspects `path`'s default factory on every call) was the engines' hotspot.
+    The result equals `Choice(key=..., label=..., action=..., group=..., style=...)`: the label is cut
+    as the validator cuts it, and the key must already fit (`tests/rules/test_choice_fields.py`
+    re-validates every game's choices)."""
+    if len(label) > 100:
+        label = label[:99] + "…"
+    values = {
+        "key": key,
+        "label": label,
+        "action": action,
+        "group": group,
+        "path": [],
+        "style": style,
+        "timeout": None,
+    }
+    return assembled(Choice, values, set(_BUILT_CHOICE_SET))
+
+
 class Event(Model):
     """What a move did, one line each; public by default, with lines only one seat may read."""
 

@@ -1,5 +1,5 @@
-"""City of Iron's choices: how moves become `Choice` objects (built without re-validation, keys and
-labels cut to length) and the helpers more than one family of moves uses (card names, payment sets).
+"""City of Iron's choices: how moves become `Choice` objects (`rules.core.built_choice`, with keys
+and labels cut to length here) and the helpers more than one family of moves uses (card names, payment sets).
 
 Choices that depend only on their content are built once (`lru_cache`) in the families and shared:
 treat choices as read-only."""
@@ -13,21 +13,11 @@ from typing import Any
 
 from rules import words
 from rules.city_of_iron.scoring import card
-from rules.core import Choice, assembled
 
 _SET_FIELDS = frozenset({"key", "label", "action", "group", "style"})
 
 PAYMENT_LIMIT = 6
 """Most payment combinations offered per card action or per attack target and role."""
-
-
-def make_choice(
-    key: str, label: str, action: dict[str, Any], group: str = "", style: str = "secondary"
-) -> Choice:
-    """A Choice built without re-validation (hundreds per step in playouts): every field is made here,
-    with `fit_key` and `fit_label` already cutting to length; tests re-validate choices from whole games."""
-    values = {"key": key, "label": label, "action": action, "group": group, "path": [], "style": style}
-    return assembled(Choice, {**values, "timeout": None}, set(_SET_FIELDS))
 
 
 def action_of(model: Any, **fields: Any) -> dict[str, Any]:

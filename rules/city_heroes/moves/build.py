@@ -4,7 +4,6 @@ main slot)."""
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.data import catalogue
 from rules.city_heroes.moves.common import (
     cost,
@@ -18,7 +17,7 @@ from rules.city_heroes.moves.common import (
     tile,
 )
 from rules.city_heroes.state import BuildAction, CityHeroesState, Tile, Upgrade
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -67,7 +66,7 @@ def build_choices(state: State, seat: Seat) -> list[Choice]:
                 price = prices[spec.id] = cost(state, seat, spec.cost, spec.id, discount)
             if build_problem(state, seat, spot, spec.id, discount, price) is None:
                 choices.append(
-                    choice(
+                    built_choice(
                         key=f"build:{spot.id}:{spec.id}",
                         label=f"Build {words.a(spec.name)} on T{spot.id} ({cost_text(price)})"[:100],
                         action={"kind": "build", "tile": spot.id, "building": spec.id},
@@ -124,7 +123,7 @@ def upgrade_choices(state: State, seat: Seat) -> list[Choice]:
                 if upgrade_problem(state, seat, spot, target, discount, price) is None:
                     spec = cat.buildings[target]
                     choices.append(
-                        choice(
+                        built_choice(
                             key=f"upgrade:{spot.id}:{target}",
                             label=f"Upgrade T{spot.id} {name(current or '')} to {spec.name} "
                             f"({cost_text(price)})"[:100],

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.moves.common import owned, pay, price, start, tile
 from rules.city_heroes.state import Buy, CityHeroesState
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -24,7 +23,7 @@ def buy_choices(state: State, seat: Seat) -> list[Choice]:
             continue
         what = f"{spot.terrain}{', ' + spot.resource if spot.resource else ''}"
         choices.append(
-            choice(
+            built_choice(
                 key=f"buy:{spot.id}",
                 label=f"Buy T{spot.id} ({what}) for {words.count(cost, 'ducat')}",
                 action={"kind": "buy", "tile": spot.id},

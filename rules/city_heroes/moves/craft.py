@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.data import catalogue
 from rules.city_heroes.moves.common import cost_text, give, goods_text, has, name, owned, pay, start, tile
 from rules.city_heroes.state import CityHeroesState, Craft, Produce
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -44,7 +43,7 @@ def craft_choices(state: State, seat: Seat) -> list[Choice]:
         for count in sorted({1, most}):
             price = {key: value * count for key, value in needed.items()}
             choices.append(
-                choice(
+                built_choice(
                     key=f"craft:{good}:{count}",
                     label=f"Craft {words.count(count, good)} from {cost_text(price)}",
                     action={"kind": "craft", "good": good, "count": count},
@@ -82,7 +81,7 @@ def produce_choices(state: State, seat: Seat) -> list[Choice]:
             for production in buildings[spot.building].produces:
                 if production.mode != spot.mode:
                     choices.append(
-                        choice(
+                        built_choice(
                             key=f"produce:{spot.id}:{production.mode}",
                             label=f"{name(spot.building)} on T{spot.id}: make {goods_text(production.output)}",
                             action={"kind": "produce", "tile": spot.id, "mode": production.mode},

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.moves.common import owned, pay, start, tile
 from rules.city_heroes.state import CityHeroesState, Garrison
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -25,7 +24,7 @@ def garrison_choices(state: State, seat: Seat) -> list[Choice]:
 
     def add(key: str, label: str, new: dict[int, int]) -> None:
         choices.append(
-            choice(
+            built_choice(
                 key=key,
                 label=label,
                 action={"kind": "garrison", "layout": {str(t): n for t, n in sorted(new.items()) if n}},

@@ -7,11 +7,10 @@ import functools
 from typing import Any
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.data import NATURALS, RESOURCES, Catalogue, catalogue
 from rules.city_heroes.moves.common import Counts, counts, has, pay_ducats
 from rules.city_heroes.state import BankTrade, CityHeroesState, InfluenceTrade, PlayerState, RivalTrade, Token
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -32,7 +31,7 @@ def _bank_choices(cat: Catalogue) -> tuple[dict[str, tuple[Choice, int]], dict[s
     buys, sells = {}, {}
     for resource, (pays, asks) in _bank_prices(cat).items():
         buys[resource] = (
-            choice(
+            built_choice(
                 key=f"bank-buy:{resource}",
                 label=f"Buy {words.count(1, resource)} from the bank for {words.count(asks, 'ducat')}",
                 action={"kind": "bank", "resource": resource, "count": 1, "sell": False},
@@ -41,7 +40,7 @@ def _bank_choices(cat: Catalogue) -> tuple[dict[str, tuple[Choice, int]], dict[s
             asks,
         )
         sells[resource] = (
-            choice(
+            built_choice(
                 key=f"bank-sell:{resource}",
                 label=f"Sell {words.count(1, resource)} to the bank for {words.count(pays, 'ducat')}",
                 action={"kind": "bank", "resource": resource, "count": 1, "sell": True},
@@ -157,7 +156,7 @@ def _rival_offers(state: State, seat: Seat) -> list[Choice]:
             prestige = purchase
             label = f"Buy {words.count(get, spec.resource)} from the rival for {words.count(give, 'ducat')}"
         choices.append(
-            choice(
+            built_choice(
                 key=f"rival:{row}",
                 label=f"{label} (prestige {prestige:+d})",
                 action={"kind": "rival", "row": row, "lots": 1},
@@ -171,7 +170,7 @@ def _influence_offers(state: State, player: PlayerState) -> list[Choice]:
     choices = []
     if player.influence >= 1 and state.bank_ducats >= 1:
         choices.append(
-            choice(
+            built_choice(
                 key="influence-sell",
                 label="Sell 1 influence for 1 ducat",
                 action={"kind": "influence", "amount": 1, "sell": True},
@@ -180,7 +179,7 @@ def _influence_offers(state: State, player: PlayerState) -> list[Choice]:
         )
     if player.ducats >= 2:
         choices.append(
-            choice(
+            built_choice(
                 key="influence-buy",
                 label="Buy 1 influence for 2 ducats",
                 action={"kind": "influence", "amount": 1, "sell": False},
@@ -203,7 +202,7 @@ def token_choices(state: State, seat: Seat) -> list[Choice]:
         for row in catalogue().rows:
             if player.tokens.get(row, 0) < 4:
                 choices.append(
-                    choice(
+                    built_choice(
                         key=f"token:{row}",
                         label=f"Market: move your {row.replace('-', ' ')} token right (better rate)",
                         action={"kind": "token", "row": row},
@@ -214,7 +213,7 @@ def token_choices(state: State, seat: Seat) -> list[Choice]:
         for row in ("sales", "purchase"):
             if player.tokens.get(row, 0) < 4:
                 choices.append(
-                    choice(
+                    built_choice(
                         key=f"token:{row}",
                         label=f"Festival Grounds: move your {row} prestige token down",
                         action={"kind": "token", "row": row},

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.data import RESOURCES, catalogue
 from rules.city_heroes.moves.common import adjacent, goods_text, pay, start, tile, work_done
 from rules.city_heroes.state import Casualty, CityHeroesState, Loot, Pillage, Raid, Tile
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -79,7 +78,7 @@ def pillage_choices(state: State, seat: Seat) -> list[Choice]:
         for kind, commit in _commitments(sources, bonus, against).items():
             attack = sum(commit.values()) + bonus
             choices.append(
-                choice(
+                built_choice(
                     key=f"pillage:{spot.id}:{kind}",
                     label=f"Pillage {state.players[spot.owner].name}'s T{spot.id} with "  # type: ignore[index]
                     f"{words.count(sum(commit.values()), 'weapon')}: attack {attack} vs defence {against}",
@@ -101,7 +100,7 @@ def raid_choices(state: State) -> list[Choice]:
     defender = state.players[raid.defender]
     if raid.loot:
         return [
-            choice(
+            built_choice(
                 key=f"loot:{resource}",
                 label=f"Loot {words.count(1, resource)} from {defender.name} ({raid.loot} left to take)",
                 action={"kind": "loot", "resource": resource},
@@ -112,7 +111,7 @@ def raid_choices(state: State) -> list[Choice]:
             if defender.stock[resource] > 0
         ]
     return [
-        choice(
+        built_choice(
             key=f"casualty:{spot}",
             label=f"Lose 1 weapon from T{spot} ({words.count(raid.casualties, 'casualty')} left)",
             action={"kind": "casualty", "tile": spot},

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.moves.common import adjacent, owned, pay, start, tile
 from rules.city_heroes.state import CityHeroesState, Plant, Tile
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -46,7 +45,7 @@ def plant_problem(state: State, seat: Seat, spot: Tile, resource: str) -> str | 
 
 def plant_choices(state: State, seat: Seat) -> list[Choice]:
     return [
-        choice(
+        built_choice(
             key=f"plant:{spot.id}:{resource}",
             label=f"Plant {resource} on T{spot.id}"
             + (f" (over {spot.resource})" if spot.resource else "")

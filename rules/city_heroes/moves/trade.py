@@ -9,11 +9,10 @@ from typing import Any
 
 from rules import trade as shared
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.data import RESOURCES
 from rules.city_heroes.moves.common import goods_text, start
 from rules.city_heroes.state import CityHeroesState, PlayerState, Proposal, Propose
-from rules.core import Choice, Event, RuleError, Seat, TradeForm, TradeGood, TradePartner
+from rules.core import Choice, Event, RuleError, Seat, TradeForm, TradeGood, TradePartner, built_choice
 
 State = CityHeroesState
 TRADE_KEYS = (*RESOURCES, "ducats")
@@ -88,7 +87,7 @@ TERMS = shared.Terms(
 def answer_choices(state: State, seat: Seat) -> list[Choice]:
     """While a proposal waits: the partner accepts (when it still holds) or declines; the proposer may
     cancel."""
-    return shared.answer_choices(state, seat, TERMS, make=choice)
+    return shared.answer_choices(state, seat, TERMS, make=built_choice)
 
 
 def offer_choices(state: State, seat: Seat) -> list[Choice]:
@@ -101,7 +100,7 @@ def offer_choices(state: State, seat: Seat) -> list[Choice]:
         for resource in RESOURCES:
             if player.stock[resource] >= 1:
                 choices.append(
-                    choice(
+                    built_choice(
                         key=f"gift:{partner}:{resource}",
                         label=f"Offer {other.name} {words.count(1, resource)} as a gift",
                         action={"kind": "propose", "partner": partner, "give": {resource: 1}, "get": {}},
@@ -110,7 +109,7 @@ def offer_choices(state: State, seat: Seat) -> list[Choice]:
                 )
             if other.stock[resource] >= 1 and player.ducats >= TRADE_PRICE:
                 choices.append(
-                    choice(
+                    built_choice(
                         key=f"ask:{partner}:{resource}",
                         label=f"Offer {other.name} {words.count(TRADE_PRICE, 'ducat')} for {words.count(1, resource)}",
                         action={

@@ -4,11 +4,10 @@ stone on the hills around it)."""
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.choices import choice
 from rules.city_heroes.data import catalogue
 from rules.city_heroes.moves.common import adjacent, cost, discounts, name, pay, shortfall, start, tile
 from rules.city_heroes.state import CityHeroesState, Found, Stage, Tile
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 State = CityHeroesState
 
@@ -57,7 +56,7 @@ def _stage_choices(state: State, seat: Seat, discount: dict[str, int]) -> list[C
         spec = works[spot.work]
         if shortfall(player, cost(state, seat, spec.stage, discount=discount)) is None:
             choices.append(
-                choice(
+                built_choice(
                     key=f"stage:{spot.id}",
                     label=f"Build stage {spot.stages + 1}/{spec.stages} of the {spec.name} on T{spot.id}",
                     action={"kind": "stage", "tile": spot.id},
@@ -79,7 +78,7 @@ def _found_choices(state: State, seat: Seat, discount: dict[str, int]) -> list[C
         for spot in state.tiles:
             if found_problem(state, seat, spot, spec.id) is None:
                 choices.append(
-                    choice(
+                    built_choice(
                         key=f"found:{spot.id}:{spec.id}",
                         label=f"Lay the {spec.name} foundation on T{spot.id}",
                         action={"kind": "found", "tile": spot.id, "work": spec.id},

@@ -6,12 +6,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules.city_of_iron import scoring
-from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, make_choice, payment_sets
+from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, payment_sets
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import check_cards, discard_cards
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import Attack, CityState, Player
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def _eyes(state: CityState, player: Player) -> int:
@@ -48,7 +48,7 @@ def _attack_choice(
     if payers:
         text += f"; distance {card_names(list(payers))}"
         key += ":" + ".".join(uid.rsplit(".", 1)[0] for uid in payers)
-    return make_choice(
+    return built_choice(
         key=fit_key(key),
         label=fit_label(text),
         action=action_of(Attack, town=town_id, attackers=list(attackers), distance=list(payers)),

@@ -5,11 +5,11 @@ from __future__ import annotations
 from functools import cache
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, make_choice
+from rules.city_of_iron.choices import action_of, card_names
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.state import BuyScience, CityState, DrawCard, Tax
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def basic_choices(state: CityState, seat: Seat) -> list[Choice]:
@@ -28,7 +28,7 @@ def basic_choices(state: CityState, seat: Seat) -> list[Choice]:
 # These choices never change: built once and shared (treat choices as read-only).
 @cache
 def _draw_choice(deck: str) -> Choice:
-    return make_choice(
+    return built_choice(
         key=f"draw:{deck}",
         label=f"Draw a {deck} card",
         action=action_of(DrawCard, deck=deck),
@@ -38,13 +38,13 @@ def _draw_choice(deck: str) -> Choice:
 
 @cache
 def _tax_choice() -> Choice:
-    return make_choice(key="tax", label="Tax: gain 1 coin", action=action_of(Tax), group="Other")
+    return built_choice(key="tax", label="Tax: gain 1 coin", action=action_of(Tax), group="Other")
 
 
 @cache
 def _science_choice() -> Choice:
     price = game_data().board.science_price
-    return make_choice(
+    return built_choice(
         key="science",
         label=f"Buy 1 science for {words.count(price, 'coin')}",
         action=action_of(BuyScience),

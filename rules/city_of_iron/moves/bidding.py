@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import words
-from rules.city_of_iron.choices import action_of, make_choice
+from rules.city_of_iron.choices import action_of
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.state import Bid, CityState, Rebid
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def bid_costs(state: CityState) -> list[int]:
@@ -38,7 +38,7 @@ def bid_choices(state: CityState, seat: Seat) -> list[Choice]:
     if state.phase == "rebid":
         now = state.track.index(seat)
         choices.append(
-            make_choice(
+            built_choice(
                 key="rebid:keep",
                 label=f"Keep your bid (space {now + 1})",
                 action=action_of(Rebid),
@@ -48,7 +48,7 @@ def bid_choices(state: CityState, seat: Seat) -> list[Choice]:
         for space, cost in enumerate(costs):
             if state.track[space] is None and cost >= costs[now] and cost - costs[now] <= player.coins:
                 choices.append(
-                    make_choice(
+                    built_choice(
                         key=f"rebid:{space}",
                         label=f"Move to space {space + 1} ({words.count(cost - costs[now], 'more coin')})",
                         action=action_of(Rebid, space=space),
@@ -64,7 +64,7 @@ def bid_choices(state: CityState, seat: Seat) -> list[Choice]:
 @lru_cache(maxsize=256)
 def _bid_choice(space: int, cost: int, spaces: int, position: str) -> Choice:
     """A bid choice depends only on these: built once and shared (treat choices as read-only)."""
-    return make_choice(
+    return built_choice(
         key=f"bid:{space}",
         label=f"Bid {cost} (space {space + 1} of {spaces}, {position} in turn order so far)",
         action=action_of(Bid, space=space),

@@ -7,11 +7,11 @@ from functools import lru_cache
 
 from rules import words
 from rules.city_of_iron import scoring
-from rules.city_of_iron.choices import action_of, fit_key, fit_label, make_choice
+from rules.city_of_iron.choices import action_of, fit_key, fit_label
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import Build, CityState, MoveBuilding, Player, Store
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def building_sites(state: CityState, player: Player) -> list[tuple[str, list[str], list[str], int]]:
@@ -102,7 +102,7 @@ def _build_choice(uid: str, site_id: str, where: str, old: str | None, cost: str
         key += f":x:{old}"
     if stored:
         text += " (stored)"
-    return make_choice(
+    return built_choice(
         key=fit_key(key),
         label=fit_label(text),
         action=action_of(Build, card=uid, site=site_id, demolish=old),
@@ -196,7 +196,7 @@ def apply_build(state: CityState, seat: Seat, action: Build) -> list[Event]:
 # Choices that depend only on their content are built once and shared: treat choices as read-only.
 @lru_cache(maxsize=1024)
 def _store_choice(uid: str) -> Choice:
-    return make_choice(
+    return built_choice(
         key=f"store:{uid}",
         label=fit_label(f"Store {building(uid).name} for later"),
         action=action_of(Store, card=uid),
@@ -240,7 +240,7 @@ def move_choices(state: CityState, seat: Seat) -> list[Choice]:
                 land = building(uid).land
                 if (land is None or land in lands) and fits(base, [*buildings, uid]):
                     choices.append(
-                        make_choice(
+                        built_choice(
                             key=fit_key(f"move:{uid}:{target_id}"),
                             label=fit_label(
                                 f"Free: move {building(uid).name} to "

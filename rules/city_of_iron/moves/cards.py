@@ -7,12 +7,12 @@ from functools import lru_cache
 from typing import Any
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, make_choice, payments
+from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, payments
 from rules.city_of_iron.data import CardAction, game_data
 from rules.city_of_iron.moves.build import site_name
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import City, CityState, Play, Player
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 @lru_cache(maxsize=256)
@@ -92,7 +92,7 @@ def _play_choice(
     if payers:
         text = f"{words.clause(text)}; pay with {card_names(list(payers))}"
         key += ":" + ".".join(payer.rsplit(".", 1)[0] for payer in payers)
-    return make_choice(
+    return built_choice(
         key=fit_key(key),
         label=fit_label(text),
         action=action_of(Play, card=uid, payers=list(payers), **chosen),

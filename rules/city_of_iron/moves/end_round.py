@@ -4,12 +4,12 @@ science, the round's card draws, and the game's end."""
 from __future__ import annotations
 
 from rules.city_of_iron import scoring
-from rules.city_of_iron.choices import action_of, card_names, make_choice
+from rules.city_of_iron.choices import action_of, card_names
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import ChooseGood, CityState, Player
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def snyle_goods(state: CityState, player: Player) -> list[str]:
@@ -30,7 +30,7 @@ def snyle_owner(state: CityState) -> Seat | None:
 def snyle_choices(state: CityState, seat: Seat) -> list[Choice]:
     data = game_data()
     return [
-        make_choice(
+        built_choice(
             key=f"snyle:{good}",
             label=f"Snyle gives 2 {data.goods[good].name}",
             action=action_of(ChooseGood, good=good),

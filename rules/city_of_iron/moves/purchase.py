@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_label, make_choice
+from rules.city_of_iron.choices import action_of, card_names, fit_label
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import CityState, ClearSelection, Done, Player, Select
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def selected_cost(player: Player) -> tuple[int, int]:
@@ -24,7 +24,7 @@ def can_buy_any(player: Player) -> bool:
 @lru_cache(maxsize=64)
 def _done_choice(selected: int) -> Choice:
     """'Done choosing', with the number of cards chosen so far (built once per number)."""
-    return make_choice(
+    return built_choice(
         key="purchase:done",
         label="Done choosing" + (f" ({words.count(selected, 'card')})" if selected else ""),
         action=action_of(Done),
@@ -35,7 +35,7 @@ def _done_choice(selected: int) -> Choice:
 
 @lru_cache(maxsize=1)
 def _clear_choice() -> Choice:
-    return make_choice(
+    return built_choice(
         key="purchase:clear",
         label="Clear my choices",
         action=action_of(ClearSelection),
@@ -48,7 +48,7 @@ def _clear_choice() -> Choice:
 def _select_choice(uid: str) -> Choice:
     kind = card(uid)
     cost = f"{words.count(kind.coins, 'coin')}" + (f", {kind.science} science" if kind.science else "")
-    return make_choice(
+    return built_choice(
         key=f"select:{uid}",
         label=fit_label(f"Buy {kind.name} ({kind.deck}, {cost})"),
         action=action_of(Select, card=uid),

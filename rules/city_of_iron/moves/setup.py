@@ -5,12 +5,12 @@ from __future__ import annotations
 from itertools import permutations
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, make_choice
+from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import Arrange, CityState, PickNation
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def deal_cards(state: CityState) -> None:
@@ -47,7 +47,7 @@ def nation_choices(state: CityState) -> list[Choice]:
     data = game_data()
     taken = {player.nation for player in state.players}
     return [
-        make_choice(
+        built_choice(
             key=f"nation:{nation.id}",
             label=f"Play the {nation.name}",
             action=action_of(PickNation, nation=nation.id),
@@ -79,7 +79,7 @@ def arrange_choices(state: CityState, seat: Seat) -> list[Choice]:
             c_names = ", ".join(game_data().cards[t].name for t in c_order)
             m_names = ", ".join(game_data().cards[t].name for t in m_order)
             choices.append(
-                make_choice(
+                built_choice(
                     key=fit_key(f"arrange:{','.join(c_order)}/{','.join(m_order)}"),
                     label=fit_label(f"Citizens {c_names}; military {m_names} (top first)"),
                     action=action_of(Arrange, citizen=list(c_order), military=list(m_order)),

@@ -4,9 +4,9 @@ the order; the piece is ready at its owner's next turn (the engine's turn flow p
 from __future__ import annotations
 
 from rules import words
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass.board import Square, structure_squares, unit_squares
-from rules.iron_and_brass.choices import choice, cost
+from rules.iron_and_brass.choices import cost
 from rules.iron_and_brass.data import FACTORY, PieceSpec
 from rules.iron_and_brass.moves.common import State, cards
 from rules.iron_and_brass.state import Build, BuildAction, Pick, PlayerState, parse_square, square_name
@@ -112,7 +112,7 @@ def pick_choices(state: State, seat: Seat) -> list[Choice]:
             spec = cards()[item]
             verb = "Train" if spec.crew == 0 else "Commission"
             out.append(
-                choice(
+                built_choice(
                     key=f"pick:{item}",
                     label=f"{verb} {spec.name} ({cost(spec)})…",
                     action={"kind": "pick", "item": item},
@@ -129,7 +129,7 @@ def square_choices(state: State, seat: Seat, item: str) -> list[Choice]:
     for square in build_squares(state, seat, item):
         there = square_name(*square)
         out.append(
-            choice(
+            built_choice(
                 key=f"build:{item}:{there}",
                 label=f"{spec.name} at {there}",
                 action={"kind": "build", "item": item, "square": there},

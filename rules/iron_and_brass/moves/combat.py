@@ -4,10 +4,9 @@ defender's Surge asked before the dice, the dice themselves and the wins by dest
 from __future__ import annotations
 
 from rules import words
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass import scoring
 from rules.iron_and_brass.board import in_range, manhattan, neighbours
-from rules.iron_and_brass.choices import choice
 from rules.iron_and_brass.data import TOKEN_NAMES, PieceSpec
 from rules.iron_and_brass.moves.common import (
     COMMANDS,
@@ -69,7 +68,7 @@ def _attacks_of(piece: Piece, enemies: list[Piece], player: PlayerState) -> list
         base = f"{piece_spec.name} {here} → attack {spec(target).name} {there}"
         for token in tokens:
             out.append(
-                choice(
+                built_choice(
                     key=f"at:{here}:{there}" + (f":{token[:2]}" if token else ""),
                     label=base + TOKEN_SUFFIX[token],
                     action={"kind": "attack", "unit": here, "target": there, "token": token},
@@ -100,7 +99,7 @@ def aim_choices(state: State, seat: Seat) -> list[Choice]:
         if len(concentrate_units(state, seat, target, ready)) >= 2:
             there = square_name(target.col, target.row)
             out.append(
-                choice(
+                built_choice(
                     key=f"aim:{there}",
                     label=f"Concentrated fire on {spec(target).name} {there} (2 actions)…",
                     action={"kind": "aim", "target": there},
@@ -124,7 +123,7 @@ def pair_choices(state: State, seat: Seat, square: str) -> list[Choice]:
             base = f"{label(first)} + {label(second)} → {spec(target).name} {square}"
             for flag in (False, True) if surge else (False,):
                 out.append(
-                    choice(
+                    built_choice(
                         key=f"cf:{pair[0]}:{pair[1]}:{square}" + (":su" if flag else ""),
                         label=(base + (" (Surge +2)" if flag else ""))[:100],
                         action={"kind": "concentrate", "units": pair, "target": square, "surge": flag},
@@ -141,14 +140,14 @@ def defend_choices(state: State) -> list[Choice]:
     target = piece_by_id(state, combat.target)
     left = state.players[target.owner].tokens.get("surge", 0)
     return [
-        choice(
+        built_choice(
             key="def:surge",
             label=f"Surge: +2 defence for the {label(target)} ({left} left)",
             action={"kind": "defend", "surge": True},
             group="Defend",
             style="danger",
         ),
-        choice(
+        built_choice(
             key="def:none",
             label="No Surge: roll the dice",
             action={"kind": "defend", "surge": False},

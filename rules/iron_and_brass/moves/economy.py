@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from rules.core import Choice, Event, RuleError, Seat
-from rules.iron_and_brass.choices import choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass.moves.common import State, d3
 from rules.iron_and_brass.state import Hire, Mine
 
@@ -12,7 +11,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
     out: list[Choice] = []
     if state.gold_left > 0:
         out.append(
-            choice(
+            built_choice(
                 key="mine",
                 label=f"Mine gold (roll a D3; {state.gold_left} mining left)",
                 action={"kind": "mine"},
@@ -20,7 +19,9 @@ def choices(state: State, seat: Seat) -> list[Choice]:
                 style="success",
             )
         )
-    out.append(choice(key="hire", label="Hire a crew (+1 crew)", action={"kind": "hire"}, group="Economy"))
+    out.append(
+        built_choice(key="hire", label="Hire a crew (+1 crew)", action={"kind": "hire"}, group="Economy")
+    )
     return out
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules import words
-from rules.core import Choice, Event, RuleError, Seat
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass.board import Obstacles, Square, occupancy, reach, reach_split, reserved
-from rules.iron_and_brass.choices import choice
 from rules.iron_and_brass.moves.common import State, can_move, cards, label, own_piece, own_pieces, spec
 from rules.iron_and_brass.state import Move, Piece, parse_square, square_name
 
@@ -26,7 +25,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
             for there in squares:
                 action: dict[str, Any] = {"kind": "move", "unit": here, "to": there, "open_road": flag}
                 out.append(
-                    choice(
+                    built_choice(
                         key=f"mv:{here}:{there}" + (":r" if flag else ""),
                         label=f"{name} {here} → move {there}" + (" (Open Road)" if flag else ""),
                         action=action,

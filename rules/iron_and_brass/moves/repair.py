@@ -3,8 +3,7 @@ Heal token."""
 
 from __future__ import annotations
 
-from rules.core import Choice, Event, RuleError, Seat
-from rules.iron_and_brass.choices import choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass.moves.common import State, label, own_piece, own_pieces, spec
 from rules.iron_and_brass.state import Heal, Piece, Repair, square_name
 
@@ -20,7 +19,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
         if spec(piece).category == "infantry":
             if player.tokens.get("heal", 0) > 0:
                 out.append(
-                    choice(
+                    built_choice(
                         key=f"heal:{here}",
                         label=f"Heal {name} {here} (Heal token)",
                         action={"kind": "heal", "square": here},
@@ -30,7 +29,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
                 )
         elif player.crew > 0:
             out.append(
-                choice(
+                built_choice(
                     key=f"rep:{here}",
                     label=f"Repair {name} {here} (1 crew)",
                     action={"kind": "repair", "square": here},
