@@ -55,13 +55,13 @@ HEURISTIC = -1
 
 def reference_policy(game_id: str) -> Policy:
     """Issue 21's yardstick, "today's heuristic policy": the heuristic as it was when the issue was
-    filed. A game that has since changed how much of the best rival's value its evaluation subtracts
-    (`RIVAL` in its policy module) is played here with the weight it had (`RIVAL_DEFAULT` at every
-    table size), so a better heuristic counts for the search only as far as it beats the old one."""
+    filed. A game whose evaluation has since been retuned (the rival's weight, what owned cards are
+    worth) says in its policy module which `evaluate` arguments undo that (`REFERENCE`), and is played
+    here with them, so a better evaluation counts for the search only as far as it beats the old one."""
     policy = policy_for(game_id)
     module = game_module(registry.get(game_id), "policy")
-    if getattr(module, "RIVAL", None) and isinstance(policy, GreedyPolicy):
-        return replace(policy, evaluate=partial(module.evaluate, rival=module.RIVAL_DEFAULT))
+    if getattr(module, "REFERENCE", None) and isinstance(policy, GreedyPolicy):
+        return replace(policy, evaluate=partial(module.evaluate, **module.REFERENCE))
     return policy
 
 

@@ -55,12 +55,12 @@ EXPLORATION = 0.7
 MARGIN = 0.04
 """How much better (as a share of the values' range) the search's favourite must be than the
 heuristic's move to be played instead."""
-LARGEST_TABLE = 2
-"""The most players at which the search decides; at larger tables the heuristic's move is played.
-Measured (bench/README.md): at four City of Iron players a search seat won 0 of 20 games in which the
-heuristic in the same seat won 7 (it bid higher and scored 5 where the heuristic scored 33), while at
-two players it is level with the heuristic. Until a search does better at 3-4 players, a computer seat
-there plays the heuristic, the stronger player we have."""
+SEARCH_TABLES = frozenset({2})
+"""The table sizes at which the search decides, unless a game's policy module says otherwise
+(`SEARCH_TABLES`); at the others the heuristic's move is played. A search at a table size must first
+be measured to beat the heuristic there (bench/README.md): City of Iron's did at four players only
+once its evaluation valued the cards a seat owns (0 of 20 games before, where the heuristic in the
+same seat won 7)."""
 TRUSTED_VISITS = 8
 """Visits the heuristic's move and the favourite each need before their difference is believed."""
 SETTLED_AFTER = 20
@@ -92,6 +92,10 @@ def skipped_kinds(game: Game) -> frozenset[str]:
     that only undo earlier ones or open a trade, which a computer has no use for and which could
     otherwise repeat forever (an offer declined, made again)."""
     return frozenset(getattr(game_module(game, "policy"), "SEARCH_SKIPS", ()))
+
+
+def search_tables_for(game: Game) -> frozenset[int]:
+    return frozenset(getattr(game_module(game, "policy"), "SEARCH_TABLES", SEARCH_TABLES))
 
 
 def budgets_for(game: Game) -> dict[int, int]:
@@ -167,7 +171,8 @@ class SearchPolicy:
     rollout_moves: dict[int, int] = field(default_factory=lambda: dict(ROLLOUT_MOVES))
     exploration: float = EXPLORATION
     margin: float = MARGIN
-    largest_table: int = LARGEST_TABLE
+    tables: frozenset[int] | None = None
+    """The table sizes at which to search; None: the game's own (`search_tables_for`)."""
 
     def choose(
         self,
@@ -191,7 +196,8 @@ class SearchPolicy:
         if len(choices) == 1:
             return choices[0]
         hint = policy_of(game).choose(game, state, seat, random.Random(rng.random()), strength)
-        if len(game.view(state, seat).players) > self.largest_table and hint.key in {c.key for c in choices}:
+        tables = search_tables_for(game) if self.tables is None else self.tables
+        if len(game.view(state, seat).players) not in tables and hint.key in {c.key for c in choices}:
             return hint
         iterations = (self.budgets or budgets_for(game))[strength]
         root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])
@@ -212,6 +218,8 @@ class SearchPolicy:
         for iteration in range(iterations):
             world = determinize(state, seat, context.rng)
             node = self._descend(context, world, seat, root, first)
+            if node is None:  # a move refused in this world: the world may be half changed, value nothing
+                continue
             self._roll_out(context, world, depth)
             self._back_up(context, world, node)
             if iteration >= SETTLED_AFTER and _settled(root, iterations - iteration - 1):
@@ -239,8 +247,12 @@ class SearchPolicy:
         gain = context.range.scaled(seat, best.mean()) - context.range.scaled(seat, hinted.mean())
         return by_key[best.key] if gain >= self.margin else hint
 
-    def _descend(self, context: _Context, world: Any, seat: Seat, root: _Node, first: str | None) -> _Node:
-        """Select and expand in `world` (changed in place); the node reached."""
+    def _descend(
+        self, context: _Context, world: Any, seat: Seat, root: _Node, first: str | None
+    ) -> _Node | None:
+        """Select and expand in `world` (changed in place); the node reached, or None when the engine
+        refused the move chosen (legal in the view, not in this world): an engine may have changed the
+        state before refusing, so that world is not valued."""
         node = root
         actor: Seat | None = seat
         while actor is not None:
@@ -256,8 +268,9 @@ class SearchPolicy:
             else:
                 child = self._select(context, node, choices, actor)
             if not _play(context.game, world, actor, choices[child.key]):
-                del node.children[child.key]
-                return node
+                if untried:
+                    del node.children[child.key]
+                return None
             node = child
             if untried:
                 return node

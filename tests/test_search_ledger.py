@@ -76,18 +76,19 @@ def test_the_baseline_puts_a_heuristic_in_the_search_seat():
         assert outcome.share in (0.0, 0.5, 1.0) and outcome.illegal == 0 and outcome.times
 
 
-def test_the_reference_heuristic_weighs_the_rival_as_the_issue_found_it():
+def test_the_reference_heuristic_evaluates_as_the_issue_found_it():
     """Issue 21 measures the search against "today's heuristic": where a game's evaluation has since
-    changed its rival weight (`RIVAL`), the reference keeps the old one; elsewhere it is the shipped
-    policy itself."""
+    been retuned (City of Iron: the rival's weight at two players, owned cards at four), the
+    reference evaluates with the old weights at every table size; elsewhere it is the shipped policy."""
     from rules.city_of_iron import policy as city
     from rules.policy import policy_for
     from tests.support.playouts import positions
 
     game = registry.get("city-of-iron")
     reference, shipped = search.reference_policy("city-of-iron"), policy_for("city-of-iron")
-    views = [game.view(p.state, 0) for p in positions(game, 2, 3, every=30) if not p.finished]
-    assert city.RIVAL.get(2, city.RIVAL_DEFAULT) != city.RIVAL_DEFAULT
-    assert all(reference.evaluate(v, 0) == city.evaluate(v, 0, rival=city.RIVAL_DEFAULT) for v in views)
-    assert any(reference.evaluate(v, 0) != shipped.evaluate(v, 0) for v in views)
+    for players in (2, 4):
+        views = [game.view(p.state, 0) for p in positions(game, players, 3, every=30) if not p.finished]
+        old = [city.evaluate(v, 0, rival=city.RIVAL_DEFAULT, owned=0.0) for v in views]
+        assert [reference.evaluate(v, 0) for v in views] == old
+        assert any(shipped.evaluate(v, 0) != value for v, value in zip(views, old, strict=True)), players
     assert search.reference_policy("iron-and-brass") == policy_for("iron-and-brass")

@@ -24,10 +24,12 @@ def frames(
     views = [rules.view(states[0], None)]
     captions = [f"{rules.info.name}: the start"]
     pending: list[str] = []
+    waiting = rules.to_act(states[0])
     for number in range(1, total + 1):
         pending.extend(events[number - 1])
-        before, after = states[number - 1], states[number]
-        if number < total and rules.to_act(after) == rules.to_act(before):
+        after = states[number]
+        waited, waiting = waiting, rules.to_act(after)
+        if number < total and waiting == waited:
             continue
         views.append(rules.view(after, None))
         captions.append(_caption(number, total, pending, finished=rules.result(after) is not None))

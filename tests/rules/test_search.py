@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from rules.search import BUDGETS, SearchPolicy, determinizer_for
+from rules import registry
+from rules.search import BUDGETS, SearchPolicy, determinizer_for, search_tables_for
 from tests.support.playouts import offered_games, positions
 
 
@@ -83,11 +84,14 @@ def test_an_avoided_move_is_not_played_while_another_is_legal(game):
 
 
 @pytest.mark.parametrize(
-    "game", [g for g in offered_games() if g.info.max_players > 2], ids=lambda g: g.info.id
+    "game",
+    [g for g in offered_games() if g.info.max_players >= 3 and 3 not in search_tables_for(g)],
+    ids=lambda g: g.info.id,
 )
-def test_beyond_two_players_the_heuristic_decides(game, monkeypatch):
-    """At three or more players the search seat did far worse than the heuristic in the same seat
-    (bench/README.md), so there it plays the heuristic's move without searching."""
+def test_where_the_search_is_not_measured_the_heuristic_decides(game, monkeypatch):
+    """At a table size where a game's search has not been measured to beat the heuristic (three
+    players in every game; bench/README.md), a computer seat plays the heuristic's move without
+    searching (`SEARCH_TABLES`)."""
 
     def searched(*args, **kwargs):
         raise AssertionError("searched")
@@ -104,7 +108,24 @@ def test_beyond_two_players_the_heuristic_decides(game, monkeypatch):
         if len(decided) == 3:
             break
     assert decided
-    searching = SearchPolicy(largest_table=3)
+    searching = SearchPolicy(tables=frozenset({3}))
     with pytest.raises(AssertionError, match="searched"):
         for state, seat in decided:  # one of them at least is no idle choice
             searching.choose(game, state, seat, random.Random(1), 3)
+
+
+def test_city_of_iron_searches_at_four_players(monkeypatch):
+    """City of Iron's search was measured to beat the heuristic at four players once its evaluation
+    valued owned cards (`SEARCH_TABLES`, bench/README.md): there a computer seat searches."""
+    game = registry.get("city-of-iron")
+    assert search_tables_for(game) == {2, 4}
+
+    def searched(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(SearchPolicy, "_search", searched)
+    with pytest.raises(AssertionError, match="searched"):
+        for position in positions(game, 4, 5, every=15):
+            seat = min(game.to_act(position.state), default=None)
+            if seat is not None:
+                SearchPolicy().choose(game, position.state, seat, random.Random(1), 3)
