@@ -241,6 +241,12 @@ class TradeForm(Model):
     """A rule to remind the proposer of, e.g. 'Promises are just chat: only goods move.'"""
 
 
+def fit_label(text: str) -> str:
+    """A label names players and cards, whose names can be long: cut it to Discord's 100 characters
+    rather than refuse the seat its choices (`Choice` and `built_choice` both cut this way)."""
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
 class Choice(Model):
     """One thing a seat may do now, as the bot offers it (button, select option, autocomplete)."""
 
@@ -264,11 +270,7 @@ class Choice(Model):
     @field_validator("label", mode="before")
     @classmethod
     def _fit_label(cls, value: Any) -> Any:
-        """A label names players, whose names can be long: cut it to Discord's 100 characters rather
-        than refuse the seat its choices."""
-        if isinstance(value, str) and len(value) > 100:
-            return value[:99] + "…"
-        return value
+        return fit_label(value) if isinstance(value, str) else value
 
 
 _BUILT_CHOICE_SET = frozenset({"key", "label", "action", "group", "style"})
@@ -283,11 +285,9 @@ def built_choice(
     The result equals `Choice(key=..., label=..., action=..., group=..., style=...)`: the label is cut
     as the validator cuts it, and the key must already fit (`tests/rules/test_choice_fields.py`
     re-validates every game's choices)."""
-    if len(label) > 100:
-        label = label[:99] + "…"
     values = {
         "key": key,
-        "label": label,
+        "label": fit_label(label),
         "action": action,
         "group": group,
         "path": [],

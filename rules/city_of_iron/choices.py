@@ -1,5 +1,5 @@
-"""City of Iron's choices: how moves become `Choice` objects (`rules.core.built_choice`, with keys
-and labels cut to length here) and the helpers more than one family of moves uses (card names, payment sets).
+"""City of Iron's choices: how moves become `Choice` objects (`rules.core.built_choice`, which cuts
+labels to length; keys are cut here) and the helpers more than one family of moves uses (card names, payment sets).
 
 Choices that depend only on their content are built once (`lru_cache`) in the families and shared:
 treat choices as read-only."""
@@ -30,10 +30,6 @@ def fit_key(text: str) -> str:
         return text
     digest = hashlib.sha1(text.encode()).hexdigest()[:10]
     return f"{text[:49]}~{digest}"
-
-
-def fit_label(text: str) -> str:
-    return text if len(text) <= 100 else text[:99] + "…"
 
 
 def card_names(uids: list[str]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules.city_of_iron import scoring
-from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, payment_sets
+from rules.city_of_iron.choices import action_of, card_names, fit_key, payment_sets
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import check_cards, discard_cards
 from rules.city_of_iron.scoring import building, card, town
@@ -50,7 +50,7 @@ def _attack_choice(
         key += ":" + ".".join(uid.rsplit(".", 1)[0] for uid in payers)
     return built_choice(
         key=fit_key(key),
-        label=fit_label(text),
+        label=text,
         action=action_of(Attack, town=town_id, attackers=list(attackers), distance=list(payers)),
         group="Attack",
         style="danger",

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from rules import words
 from rules.city_of_iron import scoring
-from rules.city_of_iron.choices import action_of, fit_key, fit_label
+from rules.city_of_iron.choices import action_of, fit_key
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import Build, CityState, MoveBuilding, Player, Store
@@ -104,7 +104,7 @@ def _build_choice(uid: str, site_id: str, where: str, old: str | None, cost: str
         text += " (stored)"
     return built_choice(
         key=fit_key(key),
-        label=fit_label(text),
+        label=text,
         action=action_of(Build, card=uid, site=site_id, demolish=old),
         group="Build",
         style="primary",
@@ -198,7 +198,7 @@ def apply_build(state: CityState, seat: Seat, action: Build) -> list[Event]:
 def _store_choice(uid: str) -> Choice:
     return built_choice(
         key=f"store:{uid}",
-        label=fit_label(f"Store {building(uid).name} for later"),
+        label=f"Store {building(uid).name} for later",
         action=action_of(Store, card=uid),
         group="Store",
     )
@@ -242,7 +242,7 @@ def move_choices(state: CityState, seat: Seat) -> list[Choice]:
                     choices.append(
                         built_choice(
                             key=fit_key(f"move:{uid}:{target_id}"),
-                            label=fit_label(
+                            label=(
                                 f"Free: move {building(uid).name} to "
                                 f"{site_name(state, target_id)} ({cost} coin)"
                             ),

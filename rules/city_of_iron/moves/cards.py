@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label, payments
+from rules.city_of_iron.choices import action_of, card_names, fit_key, payments
 from rules.city_of_iron.data import CardAction, game_data
 from rules.city_of_iron.moves.build import site_name
 from rules.city_of_iron.scoring import card
@@ -94,7 +94,7 @@ def _play_choice(
         key += ":" + ".".join(payer.rsplit(".", 1)[0] for payer in payers)
     return built_choice(
         key=fit_key(key),
-        label=fit_label(text),
+        label=text,
         action=action_of(Play, card=uid, payers=list(payers), **chosen),
         group="Free actions" if action.free else "Card actions",
     )

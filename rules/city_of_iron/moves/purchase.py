@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_label
+from rules.city_of_iron.choices import action_of, card_names
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import CityState, ClearSelection, Done, Player, Select
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -50,7 +50,7 @@ def _select_choice(uid: str) -> Choice:
     cost = f"{words.count(kind.coins, 'coin')}" + (f", {kind.science} science" if kind.science else "")
     return built_choice(
         key=f"select:{uid}",
-        label=fit_label(f"Buy {kind.name} ({kind.deck}, {cost})"),
+        label=f"Buy {kind.name} ({kind.deck}, {cost})",
         action=action_of(Select, card=uid),
         group="Buy cards",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_key, fit_label
+from rules.city_of_iron.choices import action_of, card_names, fit_key
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import card
@@ -81,7 +81,7 @@ def arrange_choices(state: CityState, seat: Seat) -> list[Choice]:
             choices.append(
                 built_choice(
                     key=fit_key(f"arrange:{','.join(c_order)}/{','.join(m_order)}"),
-                    label=fit_label(f"Citizens {c_names}; military {m_names} (top first)"),
+                    label=f"Citizens {c_names}; military {m_names} (top first)",
                     action=action_of(Arrange, citizen=list(c_order), military=list(m_order)),
                     group="Starting decks",
                 )
