@@ -32,47 +32,70 @@ def fit_key(text: str) -> str:
     return f"{text[:49]}~{digest}"
 
 
-def card_names(uids: list[str]) -> str:
+def card_names(uids: list[str] | tuple[str, ...]) -> str:
+    """'Soldier and Tank' for these cards (instances or types); 'nothing' for none."""
+    return _names(tuple(uids))
+
+
+@lru_cache(maxsize=4096)
+def _names(uids: tuple[str, ...]) -> str:
     return words.listed((card(uid).name for uid in uids), empty="nothing")
 
 
 @cache
-def _kind_of(uid: str) -> str:
+def kind_of(uid: str) -> str:
     """The card type of a citizen or military card instance ("scholar.0a" -> "scholar")."""
     return uid.rsplit(".", 1)[0]
 
 
 @lru_cache(maxsize=4096)
-def _minimal_sets(
+def minimal_sets(
     cards: tuple[str, ...], skill: str, need: int, flag: str | None, limit: int
 ) -> tuple[tuple[str, ...], ...]:
-    """The minimal sets as card instances: the sets found for the cards' types (`_minimal_positions`,
-    which hands of other seats and copies share) mapped back to the cards at those positions."""
-    found = _minimal_positions(tuple(map(_kind_of, cards)), skill, need, flag, limit)
-    return tuple(tuple(cards[index] for index in positions) for positions in found)
+    """The minimal sets as card instances: the sets of card types (`_minimal_kinds`) with each type
+    taken by its first copies in the hand, so the same hand always pays with the same cards."""
+    if need <= 0 and flag is None:
+        return ((),)
+    copies: dict[str, list[str]] = {}
+    for uid in cards:
+        copies.setdefault(kind_of(uid), []).append(uid)
+    cap = max(need, 1)
+    useful = tuple(
+        sorted(
+            kind_id for kind_id, found in copies.items() if _pays(kind_id, skill, flag) for _ in found[:cap]
+        )
+    )
+    sets = []
+    for kinds in _minimal_kinds(useful, skill, need, flag, limit):
+        taken: dict[str, int] = {}
+        chosen = []
+        for kind_id in kinds:
+            index = taken.get(kind_id, 0)
+            taken[kind_id] = index + 1
+            chosen.append(copies[kind_id][index])
+        sets.append(tuple(chosen))
+    return tuple(sets)
+
+
+@cache
+def _pays(kind_id: str, skill: str, flag: str | None) -> bool:
+    kind = card(kind_id)
+    return getattr(kind, skill) > 0 or bool(flag and getattr(kind, flag))
 
 
 @lru_cache(maxsize=8192)
-def _minimal_positions(
-    kinds: tuple[str, ...], skill: str, need: int, flag: str | None, limit: int
-) -> tuple[tuple[int, ...], ...]:
-    """`_minimal_sets` by positions in the list of card types: what makes a set minimal, valid or a
-    duplicate depends only on the types and their order, never on which copy (or whose) a card is, so
-    this is cached per hand of types (a far better hit rate than per hand of instances)."""
-    if need <= 0 and flag is None:
-        return ((),)
-    useful: list[int] = []
-    per_name: dict[str, int] = {}
-    for index, kind_id in enumerate(kinds):
-        kind = card(kind_id)
-        useful_card = getattr(kind, skill) > 0 or (flag and getattr(kind, flag))
-        if useful_card and per_name.get(kind_id, 0) < max(need, 1):
-            per_name[kind_id] = per_name.get(kind_id, 0) + 1
-            useful.append(index)
-    useful.sort(key=lambda index: -getattr(card(kinds[index]), skill))
-    values = {index: getattr(card(kinds[index]), skill) for index in useful}
-    flags = {index: bool(flag and getattr(card(kinds[index]), flag)) for index in useful}
-    results: list[tuple[int, ...]] = []
+def _minimal_kinds(
+    useful: tuple[str, ...], skill: str, need: int, flag: str | None, limit: int
+) -> tuple[tuple[str, ...], ...]:
+    """The minimal sets as card types, from the sorted types that can pay (each at most `need` times:
+    more copies never make a set minimal), tried largest `skill` first. What makes a set minimal or
+    valid depends only on the types, never on which copy (or whose) a card is, so one entry serves
+    every hand with these paying types in any order and with any other cards (the search meets the same
+    few types in thousands of hands)."""
+    useful = tuple(sorted(useful, key=lambda kind_id: -getattr(card(kind_id), skill)))
+    values = [getattr(card(kind_id), skill) for kind_id in useful]
+    flags = [bool(flag and getattr(card(kind_id), flag)) for kind_id in useful]
+    results: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()
 
     def valid(chosen: tuple[int, ...]) -> bool:
@@ -81,16 +104,14 @@ def _minimal_positions(
         return flag is None or any(flags[index] for index in chosen)
 
     for size in range(1, min(len(useful), need + (1 if flag else 0)) + 1):
-        for chosen in combinations(useful, size):
-            if not valid(chosen):
-                continue
-            if any(valid(chosen[:index] + chosen[index + 1 :]) for index in range(size)):
-                continue
-            signature = tuple(sorted(kinds[index] for index in chosen))
-            if signature in seen:
+        for chosen in combinations(range(len(useful)), size):
+            signature = tuple(useful[index] for index in chosen)
+            if signature in seen or not valid(chosen):
                 continue
             seen.add(signature)
-            results.append(chosen)
+            if any(valid(chosen[:index] + chosen[index + 1 :]) for index in range(size)):
+                continue
+            results.append(signature)
             if len(results) >= limit:
                 return tuple(results)
     return tuple(results)
@@ -100,20 +121,24 @@ def payment_sets(
     cards: list[str], skill: str, need: int, flag: str | None = None, limit: int = PAYMENT_LIMIT
 ) -> list[list[str]]:
     """Minimal sets of cards whose `skill` adds up to `need` (with one `flag` card if given)."""
-    return [list(found) for found in _minimal_sets(tuple(cards), skill, need, flag, limit)]
+    return [list(found) for found in minimal_sets(tuple(cards), skill, need, flag, limit)]
 
 
-def payments(cards: list[str], work: int, distance: int, flag: str | None) -> list[list[str]]:
-    """Payer sets for a card action needing work and distance skills (and maybe a ship/airship)."""
+@lru_cache(maxsize=4096)
+def payments(
+    cards: tuple[str, ...], work: int, distance: int, flag: str | None
+) -> tuple[tuple[str, ...], ...]:
+    """Payer sets for a card action needing work and distance skills (and maybe a ship/airship);
+    cached, as the lands of a settle mostly ask the same of the same hand."""
     if not work and not distance and flag is None:
-        return [[]]
+        return ((),)
     if not distance and flag is None:
-        return payment_sets(cards, "work", work)
-    out: list[list[str]] = []
-    for work_set in payment_sets(cards, "work", work) if work else [[]]:
-        rest = [uid for uid in cards if uid not in work_set]
-        for distance_set in payment_sets(rest, "distance", distance, flag, limit=3):
+        return minimal_sets(cards, "work", work, None, PAYMENT_LIMIT)
+    out: list[tuple[str, ...]] = []
+    for work_set in minimal_sets(cards, "work", work, None, PAYMENT_LIMIT) if work else ((),):
+        rest = tuple(uid for uid in cards if uid not in work_set)
+        for distance_set in minimal_sets(rest, "distance", distance, flag, 3):
             out.append(work_set + distance_set)
             if len(out) >= PAYMENT_LIMIT:
-                return out
-    return out
+                return tuple(out)
+    return tuple(out)

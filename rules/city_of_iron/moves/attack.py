@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules.city_of_iron import scoring
-from rules.city_of_iron.choices import action_of, card_names, fit_key, payment_sets
+from rules.city_of_iron.choices import PAYMENT_LIMIT, action_of, card_names, fit_key, kind_of, minimal_sets
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import check_cards, discard_cards
 from rules.city_of_iron.scoring import building, card, town
@@ -38,19 +38,29 @@ def attack_targets(state: CityState, seat: Seat) -> list[tuple[str, int, int, Se
 
 
 @lru_cache(maxsize=8192)
+def _attack_words(
+    town_id: str, defense: int, distance: int, whose: str, attackers: tuple[str, ...], payers: tuple[str, ...]
+) -> tuple[str, str]:
+    """An attack's key and label, by card types: every copy of a card (and every sampled hand of the
+    search) shares them, so only the action is built per hand."""
+    text = f"Attack {town(town_id).name}{whose} (D{defense}, dist {distance}) with {card_names(attackers)}"
+    key = f"attack:{town_id}:" + ".".join(attackers)
+    if payers:
+        text += f"; distance {card_names(payers)}"
+        key += ":" + ".".join(payers)
+    return fit_key(key), text
+
+
+@lru_cache(maxsize=8192)
 def _attack_choice(
     town_id: str, defense: int, distance: int, whose: str, attackers: tuple[str, ...], payers: tuple[str, ...]
 ) -> Choice:
-    text = (
-        f"Attack {town(town_id).name}{whose} (D{defense}, dist {distance}) with {card_names(list(attackers))}"
+    key, label = _attack_words(
+        town_id, defense, distance, whose, tuple(map(kind_of, attackers)), tuple(map(kind_of, payers))
     )
-    key = f"attack:{town_id}:" + ".".join(uid.rsplit(".", 1)[0] for uid in attackers)
-    if payers:
-        text += f"; distance {card_names(list(payers))}"
-        key += ":" + ".".join(uid.rsplit(".", 1)[0] for uid in payers)
     return built_choice(
-        key=fit_key(key),
-        label=text,
+        key=key,
+        label=label,
         action=action_of(Attack, town=town_id, attackers=list(attackers), distance=list(payers)),
         group="Attack",
         style="danger",
@@ -58,22 +68,27 @@ def _attack_choice(
 
 
 def attack_choices(state: CityState, seat: Seat) -> list[Choice]:
+    """Every reachable town the hand can beat, with each minimal set of attackers and of distance
+    cards; towns share their defence and distance, so each payment is worked out once per menu."""
     player = state.players[seat]
-    military = [uid for uid in player.hand if card(uid).attack > 0]
+    military = tuple(uid for uid in player.hand if card(uid).attack > 0)
     if not military:
         return []
     total_attack = sum(card(uid).attack for uid in military)
+    hand = tuple(player.hand)
+    payers_for: dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], ...]] = {}
     choices: list[Choice] = []
     for town_id, defense, distance, owner in attack_targets(state, seat):
         if defense > total_attack:
             continue
-        for attackers in payment_sets(military, "attack", defense):
-            rest = [uid for uid in player.hand if uid not in attackers]
-            whose = f" from {state.players[owner].name}" if owner is not None else ""
-            for payers in payment_sets(rest, "distance", distance, limit=3):
-                choices.append(
-                    _attack_choice(town_id, defense, distance, whose, tuple(attackers), tuple(payers))
-                )
+        whose = f" from {state.players[owner].name}" if owner is not None else ""
+        for attackers in minimal_sets(military, "attack", defense, None, PAYMENT_LIMIT):
+            found = payers_for.get((attackers, distance))
+            if found is None:
+                rest = tuple(uid for uid in hand if uid not in attackers)
+                found = payers_for[attackers, distance] = minimal_sets(rest, "distance", distance, None, 3)
+            for payers in found:
+                choices.append(_attack_choice(town_id, defense, distance, whose, attackers, payers))
     return choices
 
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_key, payments
+from rules.city_of_iron.choices import action_of, card_names, fit_key, kind_of, payments
 from rules.city_of_iron.data import CardAction, game_data
 from rules.city_of_iron.moves.build import site_name
 from rules.city_of_iron.scoring import card
@@ -71,13 +71,15 @@ def play_needs(action: CardAction, target: dict[str, Any]) -> tuple[int, int, st
 
 
 @lru_cache(maxsize=8192)
-def _play_choice(
-    uid: str, action: CardAction, payers: tuple[str, ...], target: tuple[tuple[str, str], ...], where: str
-) -> Choice:
+def _play_words(
+    kind_id: str, action: CardAction, payers: tuple[str, ...], target: tuple[tuple[str, str], ...], where: str
+) -> tuple[str, str]:
+    """A play's label and the end of its key, by card types (the paying cards as types): every copy
+    of a card, and every hand the search samples, shares them."""
     data = game_data()
     chosen = dict(target)
-    text = ("Free: " if action.free else "") + card(uid).name
-    key = f"play:{uid}"
+    text = ("Free: " if action.free else "") + card(kind_id).name
+    key = ""
     if action.kind == "settle":
         land = data.lands[chosen["land"]]
         token = next(token for token in data.board.tokens if token.id == chosen["token"])
@@ -90,12 +92,20 @@ def _play_choice(
     elif action.text:
         text += f": {action.text}"
     if payers:
-        text = f"{words.clause(text)}; pay with {card_names(list(payers))}"
-        key += ":" + ".".join(payer.rsplit(".", 1)[0] for payer in payers)
+        text = f"{words.clause(text)}; pay with {card_names(payers)}"
+        key += ":" + ".".join(payers)
+    return key, text
+
+
+@lru_cache(maxsize=8192)
+def _play_choice(
+    uid: str, action: CardAction, payers: tuple[str, ...], target: tuple[tuple[str, str], ...], where: str
+) -> Choice:
+    key, label = _play_words(kind_of(uid), action, tuple(map(kind_of, payers)), target, where)
     return built_choice(
-        key=fit_key(key),
-        label=text,
-        action=action_of(Play, card=uid, payers=list(payers), **chosen),
+        key=fit_key(f"play:{uid}{key}"),
+        label=label,
+        action=action_of(Play, card=uid, payers=list(payers), **dict(target)),
         group="Free actions" if action.free else "Card actions",
     )
 
@@ -108,19 +118,19 @@ def play_choices(state: CityState, seat: Seat) -> list[Choice]:
     seen: set[str] = set()
     for uid in hand:
         action = nation_action(uid, nation)
-        kind_id = card(uid).id
+        kind_id = kind_of(uid)
         if action is None or kind_id in seen or action.pay_coins > player.coins:
             continue
         seen.add(kind_id)
         if action.kind not in ("settle", "district"):
             choices += _gain_choices(uid, nation, hand)
             continue
-        others = [other for other in hand if other != uid]
+        others = tuple(other for other in hand if other != uid)
         for target in _play_targets(state, seat, action):
             work, distance, flag = play_needs(action, target)
             where = site_name(state, target["city"]) if "city" in target else ""
             for payers in payments(others, work, distance, flag):
-                choices.append(_play_choice(uid, action, tuple(payers), tuple(target.items()), where))
+                choices.append(_play_choice(uid, action, payers, tuple(target.items()), where))
     return choices
 
 
@@ -131,10 +141,10 @@ def _gain_choices(uid: str, nation: str | None, hand: tuple[str, ...]) -> tuple[
     every world of a decision, builds them once."""
     action = nation_action(uid, nation)
     assert action is not None
-    others = [other for other in hand if other != uid]
+    others = tuple(other for other in hand if other != uid)
     work, distance, flag = play_needs(action, {})
     return tuple(
-        _play_choice(uid, action, tuple(payers), (), "") for payers in payments(others, work, distance, flag)
+        _play_choice(uid, action, payers, (), "") for payers in payments(others, work, distance, flag)
     )
 
 
