@@ -3,6 +3,8 @@ defender's Surge asked before the dice, the dice themselves and the wins by dest
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rules import words
 from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass import scoring
@@ -65,18 +67,21 @@ def _attacks_of(piece: Piece, enemies: list[Piece], player: PlayerState) -> list
         if not tokens:
             continue
         there = square_name(target.col, target.row)
-        base = f"{piece_spec.name} {here} → attack {spec(target).name} {there}"
-        for token in tokens:
-            out.append(
-                built_choice(
-                    key=f"at:{here}:{there}" + (f":{token[:2]}" if token else ""),
-                    label=base + TOKEN_SUFFIX[token],
-                    action={"kind": "attack", "unit": here, "target": there, "token": token},
-                    group="Attack",
-                    style="danger",
-                )
-            )
+        out += [_attack_choice(piece_spec.name, here, spec(target).name, there, token) for token in tokens]
     return out
+
+
+@lru_cache(maxsize=4096)
+def _attack_choice(name: str, here: str, target: str, there: str, token: str | None) -> Choice:
+    """One attack, built once per unit types and squares (the search asks for menus thousands of
+    times a decision; choices are read-only)."""
+    return built_choice(
+        key=f"at:{here}:{there}" + (f":{token[:2]}" if token else ""),
+        label=f"{name} {here} → attack {target} {there}" + TOKEN_SUFFIX[token],
+        action={"kind": "attack", "unit": here, "target": there, "token": token},
+        group="Attack",
+        style="danger",
+    )
 
 
 def attack_choices(state: State, seat: Seat) -> list[Choice]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from rules import words
@@ -22,17 +23,21 @@ def choices(state: State, seat: Seat) -> list[Choice]:
         here = square_name(piece.col, piece.row)
         name = spec(piece).name
         for squares, flag in ((plain, False), (wider, True)):
-            for there in squares:
-                action: dict[str, Any] = {"kind": "move", "unit": here, "to": there, "open_road": flag}
-                out.append(
-                    built_choice(
-                        key=f"mv:{here}:{there}" + (":r" if flag else ""),
-                        label=f"{name} {here} → move {there}" + (" (Open Road)" if flag else ""),
-                        action=action,
-                        group="Move",
-                    )
-                )
+            out += [_move_choice(name, here, there, flag) for there in squares]
     return out
+
+
+@lru_cache(maxsize=8192)
+def _move_choice(name: str, here: str, there: str, open_road: bool) -> Choice:
+    """One move, built once per unit type, square and destination: a menu offers dozens of them after
+    every move, and the search asks for menus thousands of times a decision (choices are read-only)."""
+    action: dict[str, Any] = {"kind": "move", "unit": here, "to": there, "open_road": open_road}
+    return built_choice(
+        key=f"mv:{here}:{there}" + (":r" if open_road else ""),
+        label=f"{name} {here} → move {there}" + (" (Open Road)" if open_road else ""),
+        action=action,
+        group="Move",
+    )
 
 
 def _movable(state: State, seat: Seat, square: str) -> Piece:
