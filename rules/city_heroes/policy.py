@@ -51,6 +51,9 @@ from rules.city_heroes.view import CityHeroesView, TileView
 from rules.core import Choice, Seat
 from rules.policy import GreedyPolicy
 
+PUBLIC_EVALUATION = True
+"""`evaluate` reads only what every seat sees, so the search values a world from one
+spectator's view for every seat (`rules.search.evaluates_in_public`; checked by the tests)."""
 SEARCH_SKIPS = frozenset({"propose"})
 """The search opens no trades: an offer waits hours for a person, and between computers it is declined
 and made again."""

@@ -62,6 +62,10 @@ from rules.iron_and_brass.data import FACTORY, catalogue
 from rules.iron_and_brass.state import parse_square
 from rules.iron_and_brass.view import IronAndBrassView, PieceView
 
+PUBLIC_EVALUATION = True
+"""`evaluate` reads only what every seat sees, so the search values a world from one
+spectator's view for every seat (`rules.search.evaluates_in_public`; checked by the tests)."""
+
 GOLD = 0.8
 CREW = 0.6
 DISABLED = 0.6

@@ -8,7 +8,14 @@ import random
 import pytest
 
 from rules import registry
-from rules.search import BUDGETS, SearchPolicy, determinizer_for, search_tables_for
+from rules.search import (
+    BUDGETS,
+    SearchPolicy,
+    determinizer_for,
+    evaluates_in_public,
+    evaluator_for,
+    search_tables_for,
+)
 from tests.support.playouts import offered_games, positions
 
 
@@ -129,3 +136,40 @@ def test_city_of_iron_searches_at_four_players(monkeypatch):
             seat = min(game.to_act(position.state), default=None)
             if seat is not None:
                 SearchPolicy().choose(game, position.state, seat, random.Random(1), 3)
+
+
+@pytest.mark.parametrize("game", offered_games(), ids=lambda g: g.info.id)
+def test_a_public_evaluation_reads_nothing_a_spectator_cannot_see(game):
+    """A game that declares `PUBLIC_EVALUATION` is valued from one spectator's view for every seat on
+    a search path: that must give each seat exactly what its own view gives, in played positions at
+    every table size (a game that values hidden cards, as Iron Bridge Gorge values its hand, must not
+    declare it)."""
+    if not evaluates_in_public(game):
+        pytest.skip(f"{game.info.name} values each seat from its own view")
+    evaluate = evaluator_for(game)
+    checked = 0
+    for players in range(max(2, game.info.min_players), game.info.max_players + 1):
+        for position in positions(game, players, players, every=20):
+            public = game.view(position.state, None)
+            for seat in range(players):
+                assert evaluate(game.view(position.state, seat), seat) == evaluate(public, seat)
+                checked += 1
+    assert checked >= 10
+
+
+def test_the_search_thinks_the_same_from_the_public_view(monkeypatch):
+    """Valuing from the spectator's view is only a shortcut: City of Iron's search at four players
+    visits and values every move alike either way."""
+    import rules.search
+
+    game = registry.get("city-of-iron")
+    position = next(p for p in positions(game, 4, 12, every=7) if p.move >= 70 and not p.finished)
+    seat = min(game.to_act(position.state))
+
+    def root_statistics():
+        root = SearchPolicy().search(game, position.state, seat, random.Random(3), 120)
+        return {key: (child.visits, round(child.value, 9)) for key, child in root.children.items()}
+
+    shortcut = root_statistics()
+    monkeypatch.setattr(rules.search, "evaluates_in_public", lambda game: False)
+    assert root_statistics() == shortcut
