@@ -2,7 +2,9 @@
 labels to length; keys are cut here) and the helpers more than one family of moves uses (card names, payment sets).
 
 Choices that depend only on their content are built once (`lru_cache`) in the families and shared:
-treat choices as read-only."""
+treat choices as read-only. Payments are found once per set of paying card *types* and handed to the
+first copies in the hand, and labels are worded per card types: the search samples thousands of hands
+a decision, of the same few types in ever new orders."""
 
 from __future__ import annotations
 
@@ -13,8 +15,6 @@ from typing import Any
 
 from rules import words
 from rules.city_of_iron.scoring import card
-
-_SET_FIELDS = frozenset({"key", "label", "action", "group", "style"})
 
 PAYMENT_LIMIT = 6
 """Most payment combinations offered per card action or per attack target and role."""
@@ -115,13 +115,6 @@ def _minimal_kinds(
             if len(results) >= limit:
                 return tuple(results)
     return tuple(results)
-
-
-def payment_sets(
-    cards: list[str], skill: str, need: int, flag: str | None = None, limit: int = PAYMENT_LIMIT
-) -> list[list[str]]:
-    """Minimal sets of cards whose `skill` adds up to `need` (with one `flag` card if given)."""
-    return [list(found) for found in minimal_sets(tuple(cards), skill, need, flag, limit)]
 
 
 @lru_cache(maxsize=4096)

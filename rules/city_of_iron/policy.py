@@ -50,8 +50,8 @@ SEARCH_TABLES = frozenset({2, 4})
 search seat among three reference heuristics won 45 of 151 games where the heuristic in the same
 seat won 27 (bench/README.md). Three players are not measured yet, so there the heuristic plays."""
 PUBLIC_EVALUATION = True
-"""`evaluate` reads only what every seat sees (of a hand, only its size), so the search values a world from one
-spectator's view for every seat (`rules.search.evaluates_in_public`; checked by the tests)."""
+"""`evaluate` reads only what every seat sees (of a hand, only its size), so the search values a
+world from one spectator's view for every seat (`rules.search.evaluates_in_public`; tested)."""
 SEARCH_SKIPS = frozenset({"clear"})
 """The search never clears its secret purchases: choosing them again is a cycle, not a plan."""
 
