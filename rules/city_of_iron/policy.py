@@ -47,8 +47,9 @@ REFERENCE = {"rival": RIVAL_DEFAULT, "owned": 0.0}
 benchmark's yardstick (`bench/search.py reference_policy`)."""
 SEARCH_TABLES = frozenset({2, 4})
 """Where the search decides (`rules/search.py`): at two players, and at four since `OWNED`, where a
-search seat among three reference heuristics won 45 of 151 games where the heuristic in the same
-seat won 27 (bench/README.md). Three players are not measured yet, so there the heuristic plays."""
+search seat among three reference heuristics won 57 of 200 games where the heuristic in the same
+seat won 45 (bench/README.md). At three players the same search with `OWNED` did worse than the
+heuristic in a pilot (bench/README.md), so there the heuristic plays."""
 PUBLIC_EVALUATION = True
 """`evaluate` reads only what every seat sees (of a hand, only its size), so the search values a
 world from one spectator's view for every seat (`rules.search.evaluates_in_public`; tested)."""
