@@ -10,8 +10,9 @@ could have been chosen, which corrects UCB for moves that exist only in some wor
 
 Iteration: determinize -> select (UCB1 over available children, from the acting seat's point of view)
 -> expand one untried move -> optionally play a few random moves -> value the position for every seat
-on the path with the game's own evaluation of that seat's view (`rules/<game>/policy.py: evaluate`) ->
-back each value up to the nodes that seat moved into.
+on the path with the game's own evaluation of that seat's view (`rules/<game>/policy.py: evaluate`;
+one spectator's view for all of them where the evaluation reads only public facts) -> back each
+value up to the nodes that seat moved into.
 
 Why values and not wins: a game here lasts hundreds of moves, so a budget of hundreds of iterations
 never sees the end, and a rank (who leads) throws away by how much, which is what separates good moves
