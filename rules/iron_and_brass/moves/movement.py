@@ -27,10 +27,11 @@ def choices(state: State, seat: Seat) -> list[Choice]:
     return out
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _move_choice(name: str, here: str, there: str, open_road: bool) -> Choice:
     """One move, built once per unit type, square and destination: a menu offers dozens of them after
-    every move, and the search asks for menus thousands of times a decision (choices are read-only)."""
+    every move, and the search asks for menus thousands of times a decision (choices are read-only;
+    about 1.5 KB each, so at most ~6 MB a process)."""
     action: dict[str, Any] = {"kind": "move", "unit": here, "to": there, "open_road": open_road}
     return built_choice(
         key=f"mv:{here}:{there}" + (":r" if open_road else ""),
