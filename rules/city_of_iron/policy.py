@@ -48,8 +48,9 @@ benchmark's yardstick (`bench/search.py reference_policy`)."""
 SEARCH_TABLES = frozenset({2, 4})
 """Where the search decides (`rules/search.py`): at two players, and at four since `OWNED`, where a
 search seat among three reference heuristics won 57 of 200 games where the heuristic in the same
-seat won 45 (bench/README.md). At three players the same search with `OWNED` did worse than the
-heuristic in a pilot (bench/README.md), so there the heuristic plays."""
+seat won 45 (bench/README.md). At three players the search did worse than the heuristic with
+`OWNED` (40 against 55.5 of 131 games) and level without it (55 against 51.5 of 119), so there the
+heuristic plays."""
 PUBLIC_EVALUATION = True
 """`evaluate` reads only what every seat sees (of a hand, only its size), so the search values a
 world from one spectator's view for every seat (`rules.search.evaluates_in_public`; tested)."""
