@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names, fit_key
+from rules.city_of_iron.choices import action_of, card_names, fit_key, kind_of
 from rules.city_of_iron.data import game_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import card
@@ -35,7 +35,7 @@ def deal_cards(state: CityState) -> None:
         citizen: list[str] = []
         military: list[str] = []
         for type_id in start:
-            uid = next(uid for uid in owned if uid.rsplit(".", 1)[0] == type_id)
+            uid = next(uid for uid in owned if kind_of(uid) == type_id)
             owned.remove(uid)
             (citizen if card(uid).deck == "citizen" else military).append(uid)
         player.citizen_draw = citizen
@@ -71,8 +71,8 @@ def apply_nation(state: CityState, seat: Seat, action: PickNation) -> list[Event
 
 def arrange_choices(state: CityState, seat: Seat) -> list[Choice]:
     player = state.players[seat]
-    citizen = [uid.rsplit(".", 1)[0] for uid in player.citizen_draw]
-    military = [uid.rsplit(".", 1)[0] for uid in player.military_draw]
+    citizen = [kind_of(uid) for uid in player.citizen_draw]
+    military = [kind_of(uid) for uid in player.military_draw]
     choices = []
     for c_order in dict.fromkeys(permutations(citizen)):
         for m_order in dict.fromkeys(permutations(military)):
@@ -109,12 +109,12 @@ def apply_arrange(state: CityState, seat: Seat, action: Arrange) -> list[Event]:
 
 
 def _ordered(pile: list[str], order: list[str], deck: str) -> list[str]:
-    if sorted(order) != sorted(uid.rsplit(".", 1)[0] for uid in pile):
+    if sorted(order) != sorted(kind_of(uid) for uid in pile):
         raise RuleError(f"Order exactly the cards of your starting {deck} deck.")
     remaining = list(pile)
     out = []
     for type_id in order:
-        uid = next(uid for uid in remaining if uid.rsplit(".", 1)[0] == type_id)
+        uid = next(uid for uid in remaining if kind_of(uid) == type_id)
         remaining.remove(uid)
         out.append(uid)
     return out
