@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache, lru_cache
-from itertools import combinations
 from typing import Any
 
 from rules import words
@@ -91,30 +90,69 @@ def _minimal_kinds(
     more copies never make a set minimal), tried largest `skill` first. What makes a set minimal or
     valid depends only on the types, never on which copy (or whose) a card is, so one entry serves
     every hand with these paying types in any order and with any other cards (the search meets the same
-    few types in thousands of hands)."""
+    few types in thousands of hands).
+
+    Smallest sets first, each size in the order of `itertools.combinations` over the sorted types,
+    each set of types once (by its first copies); `_SetSearch` walks that order but skips the branches
+    that cannot hold a minimal set, which trying every combination spent most of its time on."""
     useful = tuple(sorted(useful, key=lambda kind_id: -getattr(card(kind_id), skill)))
-    values = [getattr(card(kind_id), skill) for kind_id in useful]
-    flags = [bool(flag and getattr(card(kind_id), flag)) for kind_id in useful]
-    results: list[tuple[str, ...]] = []
-    seen: set[tuple[str, ...]] = set()
-
-    def valid(chosen: tuple[int, ...]) -> bool:
-        if sum(values[index] for index in chosen) < need:
-            return False
-        return flag is None or any(flags[index] for index in chosen)
-
+    search = _SetSearch(useful, skill, need, flag, limit)
     for size in range(1, min(len(useful), need + (1 if flag else 0)) + 1):
-        for chosen in combinations(range(len(useful)), size):
-            signature = tuple(useful[index] for index in chosen)
-            if signature in seen or not valid(chosen):
+        if search.collect(size):
+            break
+    return tuple(search.results)
+
+
+class _SetSearch:
+    """The minimal sets of one `_minimal_kinds` call, walked depth first in combinations order.
+
+    The types come largest value first, with the copies of a type next to each other: a branch whose
+    largest possible completion cannot reach `need` holds no valid set, a branch already valid before
+    its last card holds no minimal one, and a copy skipped at one depth would only repeat the set of
+    types its first copy gives."""
+
+    def __init__(self, useful: tuple[str, ...], skill: str, need: int, flag: str | None, limit: int) -> None:
+        self.useful = useful
+        self.values = [getattr(card(kind_id), skill) for kind_id in useful]
+        self.flags = [bool(flag and getattr(card(kind_id), flag)) for kind_id in useful]
+        self.prefix = [0]
+        for value in self.values:
+            self.prefix.append(self.prefix[-1] + value)
+        self.need = need
+        self.flagged = flag is not None
+        self.limit = limit
+        self.results: list[tuple[str, ...]] = []
+
+    def valid(self, chosen: list[int], total: int) -> bool:
+        return total >= self.need and (not self.flagged or any(self.flags[index] for index in chosen))
+
+    def collect(self, size: int) -> bool:
+        """Add the minimal sets of `size` types; True once `limit` sets are found."""
+        return self._walk([], 0, 0, size)
+
+    def _walk(self, chosen: list[int], total: int, start: int, size: int) -> bool:
+        left = size - len(chosen)
+        if not left:
+            if self.valid(chosen, total) and not any(
+                self.valid(chosen[:at] + chosen[at + 1 :], total - self.values[index])
+                for at, index in enumerate(chosen)
+            ):
+                self.results.append(tuple(self.useful[index] for index in chosen))
+                return len(self.results) >= self.limit
+            return False
+        if chosen and self.valid(chosen, total):
+            return False
+        for index in range(start, len(self.useful) - left + 1):
+            if index > start and self.useful[index] == self.useful[index - 1]:
                 continue
-            seen.add(signature)
-            if any(valid(chosen[:index] + chosen[index + 1 :]) for index in range(size)):
-                continue
-            results.append(signature)
-            if len(results) >= limit:
-                return tuple(results)
-    return tuple(results)
+            if total + self.prefix[index + left] - self.prefix[index] < self.need:
+                break
+            chosen.append(index)
+            found = self._walk(chosen, total + self.values[index], index + 1, size)
+            chosen.pop()
+            if found:
+                return True
+        return False
 
 
 @lru_cache(maxsize=4096)
