@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules import words
-from rules.city_of_iron.data import BuildingType, PlayerCard, TownType, game_data
+from rules.city_of_iron.data import BuildingType, PlayerCard, Token, TownType, game_data
 from rules.city_of_iron.state import City, CityState, Player
 from rules.core import Result, Seat
 
@@ -22,6 +22,12 @@ def card(uid: str) -> PlayerCard:
 
 def town(uid: str) -> TownType:
     return game_data().towns[uid]
+
+
+@cache
+def tokens() -> dict[str, Token]:
+    """The City/District tokens by id, read-only: every city's capacity and draws look them up."""
+    return {token.id: token for token in game_data().board.tokens}
 
 
 def player_buildings(state: CityState, player: Player) -> list[str]:
@@ -204,11 +210,10 @@ def result(state: CityState) -> Result:
 
 
 def city_capacity(state: CityState, player: Player, city: City) -> int:
-    data = game_data()
-    tokens = {token.id: token for token in data.board.tokens}
-    capacity = tokens[city.token].city
-    bonus = data.nations[player.nation].district_bonus if (state.abilities and player.nation) else {}
+    by_id = tokens()
+    capacity = by_id[city.token].city
+    bonus = game_data().nations[player.nation].district_bonus if (state.abilities and player.nation) else {}
     for token_id in city.districts:
-        token = tokens[token_id]
+        token = by_id[token_id]
         capacity += token.district + bonus.get(token.district_draws, 0)
     return capacity

@@ -21,19 +21,23 @@ def _eyes(state: CityState, player: Player) -> int:
 def attack_targets(state: CityState, seat: Seat) -> list[tuple[str, int, int, Seat | None]]:
     """(town, defence, distance, owner) of every town the seat may attack now."""
     data = game_data()
+    towns = data.towns
     player = state.players[seat]
     reach = 1 + _eyes(state, player)
-    bonus = data.board.owned_town_defense
-    targets = []
+    targets: list[tuple[str, int, int, Seat | None]] = []
     for stars in ("1", "2", "3"):
         for town_id in state.town_piles[stars][:reach]:
-            targets.append((town_id, town(town_id).defense, town(town_id).distance, None))
+            kind = towns[town_id]
+            targets.append((town_id, kind.defense, kind.distance, None))
     for town_id in state.expansion_row:
-        targets.append((town_id, town(town_id).defense, town(town_id).distance, None))
+        kind = towns[town_id]
+        targets.append((town_id, kind.defense, kind.distance, None))
+    bonus = data.board.owned_town_defense
     for other, rival in enumerate(state.players):
         if other != seat:
             for town_id in rival.towns:
-                targets.append((town_id, town(town_id).defense + bonus, town(town_id).distance, other))
+                kind = towns[town_id]
+                targets.append((town_id, kind.defense + bonus, kind.distance, other))
     return targets
 
 

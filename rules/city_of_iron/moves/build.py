@@ -112,20 +112,29 @@ def _build_choice(uid: str, site_id: str, where: str, old: str | None, cost: str
 
 
 def build_choices(state: CityState, seat: Seat) -> list[Choice]:
+    """Each building on offer (then each stored one), one type at a time, at every site it fits.
+    The sites and the names the player owns are looked up only once a building is affordable: most
+    turns the row holds nothing the seat can pay for."""
     player = state.players[seat]
     choices: list[Choice] = []
     seen: set[tuple[str, str]] = set()
-    sites = building_sites(state, player)
+    sites: list[tuple[str, list[str], list[str], int]] | None = None
     names: dict[str, str] = {}
-    owned = {building(other).name for other in scoring.player_buildings(state, player)}
+    owned: set[str] | None = None
     for source, uid in [("row", uid) for uid in state.row if uid] + [
         ("stored", uid) for uid in player.stored
     ]:
         kind = building(uid)
-        if (source, kind.id) in seen or kind.coins > player.coins:
+        if kind.coins > player.coins or (source, kind.id) in seen:
             continue
         seen.add((source, kind.id))
+        if kind.science and owned is None:
+            owned = {building(other).name for other in scoring.player_buildings(state, player)}
         science = science_cost(state, player, uid, owned)
+        if science > player.science:
+            continue
+        if sites is None:
+            sites = building_sites(state, player)
         for site_id, old in _build_options(player, uid, sites, science):
             if site_id not in names:
                 names[site_id] = site_name(state, site_id)

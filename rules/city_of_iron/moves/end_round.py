@@ -87,7 +87,7 @@ def refill(state: CityState, events: list[Event]) -> list[str]:
 
 
 def draw_counts(state: CityState, player: Player) -> tuple[int, int]:
-    tokens = {token.id: token for token in game_data().board.tokens}
+    tokens = scoring.tokens()
     counts = {"citizen": 0, "military": 0}
     for city in player.cities:
         counts[tokens[city.token].city_draws] += 1
