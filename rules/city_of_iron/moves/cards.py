@@ -99,8 +99,12 @@ def _play_words(
 
 @lru_cache(maxsize=8192)
 def _play_choice(
-    uid: str, action: CardAction, payers: tuple[str, ...], target: tuple[tuple[str, str], ...], where: str
+    uid: str, nation: str | None, payers: tuple[str, ...], target: tuple[tuple[str, str], ...], where: str
 ) -> Choice:
+    """One play, keyed by the card and the nation whose action it is (plain strings hash faster than
+    the action model)."""
+    action = nation_action(uid, nation)
+    assert action is not None
     key, label = _play_words(kind_of(uid), action, tuple(map(kind_of, payers)), target, where)
     return built_choice(
         key=fit_key(f"play:{uid}{key}"),
@@ -123,14 +127,15 @@ def play_choices(state: CityState, seat: Seat) -> list[Choice]:
             continue
         seen.add(kind_id)
         if action.kind not in ("settle", "district"):
-            choices += _gain_choices(uid, nation, hand)
+            # An action needing no skills is paid by no cards, whatever the hand.
+            choices += _gain_choices(uid, nation, hand if (action.work or action.distance) else ())
             continue
         others = tuple(other for other in hand if other != uid)
         for target in _play_targets(state, seat, action):
             work, distance, flag = play_needs(action, target)
             where = site_name(state, target["city"]) if "city" in target else ""
             for payers in payments(others, work, distance, flag):
-                choices.append(_play_choice(uid, action, payers, tuple(target.items()), where))
+                choices.append(_play_choice(uid, nation, payers, tuple(target.items()), where))
     return choices
 
 
@@ -144,7 +149,7 @@ def _gain_choices(uid: str, nation: str | None, hand: tuple[str, ...]) -> tuple[
     others = tuple(other for other in hand if other != uid)
     work, distance, flag = play_needs(action, {})
     return tuple(
-        _play_choice(uid, action, payers, (), "") for payers in payments(others, work, distance, flag)
+        _play_choice(uid, nation, payers, (), "") for payers in payments(others, work, distance, flag)
     )
 
 
