@@ -13,6 +13,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from rules import words
+from rules.city_of_iron.data import game_data
 from rules.city_of_iron.scoring import card
 
 PAYMENT_LIMIT = 6
@@ -55,17 +56,21 @@ def minimal_sets(
     taken by its first copies in the hand, so the same hand always pays with the same cards."""
     if need <= 0 and flag is None:
         return ((),)
+    paying = _paying_kinds(skill, flag)
     copies: dict[str, list[str]] = {}
     for uid in cards:
-        copies.setdefault(kind_of(uid), []).append(uid)
+        kind_id = kind_of(uid)
+        if kind_id in paying:
+            copies.setdefault(kind_id, []).append(uid)
+    if not copies:
+        return ()
     cap = max(need, 1)
-    useful = tuple(
-        sorted(
-            kind_id for kind_id, found in copies.items() if _pays(kind_id, skill, flag) for _ in found[:cap]
-        )
-    )
+    useful: list[str] = []
+    for kind_id, found in copies.items():
+        useful += [kind_id] * min(len(found), cap)
+    useful.sort()
     sets = []
-    for kinds in _minimal_kinds(useful, skill, need, flag, limit):
+    for kinds in _minimal_kinds(tuple(useful), skill, need, flag, limit):
         taken: dict[str, int] = {}
         chosen = []
         for kind_id in kinds:
@@ -77,9 +82,13 @@ def minimal_sets(
 
 
 @cache
-def _pays(kind_id: str, skill: str, flag: str | None) -> bool:
-    kind = card(kind_id)
-    return getattr(kind, skill) > 0 or bool(flag and getattr(kind, flag))
+def _paying_kinds(skill: str, flag: str | None) -> frozenset[str]:
+    """The card types with some `skill`, or with `flag` (a ship or airship pays its status too)."""
+    return frozenset(
+        kind_id
+        for kind_id, kind in game_data().cards.items()
+        if getattr(kind, skill) > 0 or bool(flag and getattr(kind, flag))
+    )
 
 
 @lru_cache(maxsize=8192)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import words
-from rules.city_of_iron.choices import action_of, card_names
+from rules.city_of_iron.choices import action_of, card_names, kind_of
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import CityState, ClearSelection, Done, Player, Select
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -59,11 +59,12 @@ def _select_choice(uid: str) -> Choice:
 def purchase_choices(state: CityState, seat: Seat) -> list[Choice]:
     player = state.players[seat]
     coins, science = selected_cost(player)
+    coins_left, science_left = player.coins - coins, player.science - science
     choices = [_done_choice(len(player.selected))]
     if player.selected:
         choices.append(_clear_choice())
     for uid, price, cost in _offers(tuple(player.unpurchased), tuple(player.selected)):
-        if coins + price <= player.coins and science + cost <= player.science:
+        if price <= coins_left and cost <= science_left:
             choices.append(_select_choice(uid))
     return choices
 
@@ -77,10 +78,11 @@ def _offers(unpurchased: tuple[str, ...], selected: tuple[str, ...]) -> tuple[tu
     seen: set[str] = set()
     out: list[tuple[str, int, int]] = []
     for uid in unpurchased:
-        kind = card(uid)
-        if uid in selected or kind.id in seen:
+        kind_id = kind_of(uid)
+        if uid in selected or kind_id in seen:
             continue
-        seen.add(kind.id)
+        seen.add(kind_id)
+        kind = card(uid)
         out.append((uid, kind.coins, kind.science))
     return tuple(out)
 
