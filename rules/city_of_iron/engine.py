@@ -9,6 +9,7 @@ the families share in `choices.py`; the scoring in `scoring.py`; what a seat see
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any, ClassVar
 
 from rules import words
@@ -53,7 +54,6 @@ from rules.city_of_iron.moves.setup import (
     deal_cards,
     nation_choices,
 )
-from rules.city_of_iron.scoring import town
 from rules.city_of_iron.state import Action, City, CityState, Player
 from rules.city_of_iron.view import CityOfIronView, build_view
 from rules.core import (
@@ -302,6 +302,12 @@ the turn (the next seat, the next phase). The apply functions refuse (RuleError)
 anything; what follows cannot fail."""
 
 
+@cache
+def _holding_towns() -> frozenset[str]:
+    """The towns that hold buildings (their capacity), looked up by every move's `_apply`."""
+    return frozenset(town_id for town_id, kind in game_data().towns.items() if kind.capacity)
+
+
 class CityOfIron(Game[CityState]):
     info: ClassVar[GameInfo] = GameInfo(
         id="city-of-iron",
@@ -438,9 +444,10 @@ class CityOfIron(Game[CityState]):
     def _apply(self, state: CityState, seat: Seat, action: Any) -> list[Event]:
         # Towns that hold buildings get their (possibly empty) list here, in the move, never in a read:
         # legal_actions must not change the state (the snapshot must equal the replay of the log).
+        holding = _holding_towns()
         for player in state.players:
             for town_id in player.towns:
-                if town(town_id).capacity:
+                if town_id in holding:
                     state.town_buildings.setdefault(town_id, [])
         phases, move, after = MOVES[action.kind]
         if state.phase not in phases:

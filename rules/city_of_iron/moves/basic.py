@@ -16,9 +16,10 @@ def basic_choices(state: CityState, seat: Seat) -> list[Choice]:
     """Drawing a citizen or military card (while either pile has one), taxing, buying science."""
     player = state.players[seat]
     choices: list[Choice] = []
-    for deck in ("citizen", "military"):
-        if getattr(player, f"{deck}_draw") or getattr(player, f"{deck}_discard"):
-            choices.append(_draw_choice(deck))
+    if player.citizen_draw or player.citizen_discard:
+        choices.append(_draw_choice("citizen"))
+    if player.military_draw or player.military_discard:
+        choices.append(_draw_choice("military"))
     choices.append(_tax_choice())
     if player.coins >= game_data().board.science_price:
         choices.append(_science_choice())
