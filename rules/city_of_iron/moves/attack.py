@@ -75,11 +75,10 @@ def attack_choices(state: CityState, seat: Seat) -> list[Choice]:
     """Every reachable town the hand can beat, with each minimal set of attackers and of distance
     cards; towns share their defence and distance, so each payment is worked out once per menu."""
     player = state.players[seat]
-    military = tuple(uid for uid in player.hand if card(uid).attack > 0)
+    hand = tuple(player.hand)
+    military, total_attack = _military(hand)
     if not military:
         return []
-    total_attack = sum(card(uid).attack for uid in military)
-    hand = tuple(player.hand)
     payers_for: dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], ...]] = {}
     choices: list[Choice] = []
     for town_id, defense, distance, owner in attack_targets(state, seat):
@@ -94,6 +93,14 @@ def attack_choices(state: CityState, seat: Seat) -> list[Choice]:
             for payers in found:
                 choices.append(_attack_choice(town_id, defense, distance, whose, attackers, payers))
     return choices
+
+
+@lru_cache(maxsize=4096)
+def _military(hand: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
+    """The hand's military cards and their total attack: every menu asks, most often of a hand it
+    asked before (a seat keeps its hand over several turns)."""
+    military = tuple(uid for uid in hand if card(uid).attack > 0)
+    return military, sum(card(uid).attack for uid in military)
 
 
 def _check_attack(state: CityState, seat: Seat, action: Attack) -> tuple[str, int, int, Seat | None]:
