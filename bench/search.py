@@ -56,12 +56,17 @@ HEURISTIC = -1
 def reference_policy(game_id: str) -> Policy:
     """Issue 21's yardstick, "today's heuristic policy": the heuristic as it was when the issue was
     filed. A game whose evaluation has since been retuned (the rival's weight, what owned cards are
-    worth) says in its policy module which `evaluate` arguments undo that (`REFERENCE`), and is played
+    worth) says in its policy module which `evaluate` arguments undo that (`REFERENCE`), and which
+    `prior` arguments undo a retuned prior (`REFERENCE_PRIOR`: City of Iron's purchases), and is played
     here with them, so a better evaluation counts for the search only as far as it beats the old one."""
     policy = policy_for(game_id)
     module = game_module(registry.get(game_id), "policy")
-    if getattr(module, "REFERENCE", None) and isinstance(policy, GreedyPolicy):
-        return replace(policy, evaluate=partial(module.evaluate, **module.REFERENCE))
+    if not isinstance(policy, GreedyPolicy):
+        return policy
+    if getattr(module, "REFERENCE", None):
+        policy = replace(policy, evaluate=partial(module.evaluate, **module.REFERENCE))
+    if getattr(module, "REFERENCE_PRIOR", None) and policy.prior is not None:
+        policy = replace(policy, prior=partial(module.prior, **module.REFERENCE_PRIOR))
     return policy
 
 

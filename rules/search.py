@@ -95,6 +95,14 @@ def skipped_kinds(game: Game) -> frozenset[str]:
     return frozenset(getattr(game_module(game, "policy"), "SEARCH_SKIPS", ()))
 
 
+def heuristic_kinds(game: Game) -> frozenset[str]:
+    """Action kinds the heuristic decides (`HEURISTIC_DECIDES` of the game's policy module): a step whose
+    every choice is one of them is played as the heuristic plays it, the search does not look. For
+    decisions the heuristic judges by a measured prior that the evaluation cannot see the worth of
+    (City of Iron's secret purchases: a card bought pays off over rounds the search does not reach)."""
+    return frozenset(getattr(game_module(game, "policy"), "HEURISTIC_DECIDES", ()))
+
+
 def search_tables_for(game: Game) -> frozenset[int]:
     return frozenset(getattr(game_module(game, "policy"), "SEARCH_TABLES", SEARCH_TABLES))
 
@@ -210,7 +218,11 @@ class SearchPolicy:
             return choices[0]
         hint = policy_of(game).choose(game, state, seat, random.Random(rng.random()), strength)
         tables = search_tables_for(game) if self.tables is None else self.tables
-        if len(game.view(state, seat).players) not in tables and hint.key in {c.key for c in choices}:
+        heuristics = heuristic_kinds(game)
+        by_heuristic = bool(heuristics) and all(c.action.get("kind") in heuristics for c in choices)
+        if (by_heuristic or len(game.view(state, seat).players) not in tables) and hint.key in {
+            c.key for c in choices
+        }:
             return hint
         iterations = (self.budgets or budgets_for(game))[strength]
         root = self._search(context, state, seat, hint.key, iterations, self.rollout_moves[strength])

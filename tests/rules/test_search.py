@@ -121,19 +121,27 @@ def test_where_the_search_is_not_measured_the_heuristic_decides(game, monkeypatc
             searching.choose(game, state, seat, random.Random(1), 3)
 
 
-def test_city_of_iron_searches_at_four_players(monkeypatch):
-    """City of Iron's search won more four-player games than the heuristic in its seat once its
-    evaluation valued owned cards (57 against 45 of 200; `SEARCH_TABLES`, bench/README.md): there a
-    computer seat searches."""
+def test_city_of_iron_searches_at_two_players_only(monkeypatch):
+    """City of Iron's heuristic with its retuned purchases won 70 of 200 four-player games against the
+    reference heuristics, where the search had won 57 and, with those purchases, 7 of 21 where the
+    heuristic won 7 (`SEARCH_TABLES`, bench/README.md): at four players a computer seat plays the
+    heuristic's move; at two it searches."""
     game = registry.get("city-of-iron")
-    assert search_tables_for(game) == {2, 4}
+    assert search_tables_for(game) == {2}
 
     def searched(*args, **kwargs):
         raise AssertionError("searched")
 
     monkeypatch.setattr(SearchPolicy, "_search", searched)
+    decided = 0
+    for position in positions(game, 4, 5, every=15):
+        seat = min(game.to_act(position.state), default=None)
+        if seat is not None:
+            SearchPolicy().choose(game, position.state, seat, random.Random(1), 3)
+            decided += 1
+    assert decided >= 5
     with pytest.raises(AssertionError, match="searched"):
-        for position in positions(game, 4, 5, every=15):
+        for position in positions(game, 2, 5, every=15):
             seat = min(game.to_act(position.state), default=None)
             if seat is not None:
                 SearchPolicy().choose(game, position.state, seat, random.Random(1), 3)
