@@ -24,7 +24,10 @@ is played unless the search finds a move *clearly* better (`MARGIN` of the value
 visits to trust the difference). Where the search cannot tell moves apart (a small budget, a loan and
 its repayment that only shuffle coins) an arbitrary pick would be worse than the heuristic's judgement,
 and a search that wandered from it on noise could fall into cycles; with the gate, more thinking can
-only add the moves the search is sure of.
+only add the moves the search is sure of. The heuristic's move is played without a search at a table
+size where the search was not measured to beat it (`SEARCH_TABLES`), and at a step whose every choice
+is of a kind the game leaves to the heuristic's prior (`HEURISTIC_DECIDES`: City of Iron's secret
+purchases, whose worth shows only rounds later).
 
 Pure like the rest of the core: budgets are iteration counts, not seconds (no clock), the randomness is
 the caller's `random.Random`, and the true state is only handed to the determinizer, which must not let

@@ -62,14 +62,14 @@ all was level with the old purchases (37 of 100 against 37.5), so it is buying f
 cards that wins, not hoarding."""
 REFERENCE_PRIOR = {"reserve": 2, "limit": 3}
 """`prior`'s arguments that make it the purchases issue 21 found: the benchmark's yardstick."""
-SEARCH_TABLES = frozenset({2})
-"""Where the search decides (`rules/search.py`): at two players only. At four players the search
-(with `OWNED`) won 57 of 200 games against the reference heuristics, but the heuristic with the
-purchases above wins 70 of 200 there, and the search with those purchases left to the heuristic
-(`HEURISTIC_DECIDES`) won 7 of 21 where that heuristic won 7: no better, with decisions a hundred
-times slower. At three players the search was worse than the old heuristic with `OWNED` (40
-against 55.5 of 131 games) and level without it (55 against 51.5 of 119). So the heuristic plays at
-three and four players (bench/README.md)."""
+SEARCH_TABLES: frozenset[int] = frozenset()
+"""Where the search decides (`rules/search.py`): nowhere, since the purchases above. The heuristic with
+them won 99 of 150 two-player games against the reference where the search (its purchases left to
+the heuristic, `HEURISTIC_DECIDES`) won 96 on the same seeds (27 better, 30 worse), and 7 of the first
+21 four-player games where the search won 7; the search, a hundred times slower, is not better. Before
+them the search had beaten the old heuristic at two players (117 against 111 of 200) and at four
+(57 against 45 of 200), and lost at three (bench/README.md). `SearchPolicy(tables=...)` still
+searches City of Iron for the benchmark and tests."""
 PUBLIC_EVALUATION = True
 """`evaluate` reads only what every seat sees (of a hand, only its size), so the search values a
 world from one spectator's view for every seat (`rules.search.evaluates_in_public`; tested)."""
@@ -77,8 +77,7 @@ HEURISTIC_DECIDES = frozenset({"select", "clear", "done"})
 """The secret purchases (a step offering only these) are the heuristic's, by `prior`: the search
 values them by the position right after the cards are revealed, where a card bought is only a card
 in hand against the coins it cost, and bought too little (at four players nothing at all, until
-`OWNED`). With its purchases left to the heuristic the two-player search won 39 of the first 60
-games against the reference, where the shipped heuristic won 40 (bench/README.md)."""
+`OWNED`)."""
 SEARCH_SKIPS = frozenset({"clear"})
 """The search never clears its secret purchases: choosing them again is a cycle, not a plan."""
 
