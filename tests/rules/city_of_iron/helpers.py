@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 from rules.city_of_iron import GAME
 from rules.city_of_iron.moves.setup import deal_cards
 from rules.city_of_iron.state import CityState
+from rules.core import Game
+from rules.policy import policy_for
 
 SAMPLE_PLAYERS = ["Sam", "Julia", "Mark", "Mary"]
 
@@ -189,3 +193,18 @@ def nation_game(nation: str, abilities: bool = True) -> CityState:
     state.players[1].nation = "arc" if nation != "arc" else "om"
     deal_cards(state)
     return state
+
+
+def heuristic_purchases(players: int, seed: int = 3) -> Iterator[tuple[Game, CityState]]:
+    """Each of seat 0's secret-purchase decisions, in order, in a game the shipped heuristic plays at
+    `players` (the search's and the purchase prior's tests look at real positions, not built ones)."""
+    game = GAME
+    heuristic = policy_for("city-of-iron")
+    rng = random.Random(seed)
+    state = game.setup([f"p{seat}" for seat in range(players)], {}, seed)
+    while game.result(state) is None:
+        waiting = sorted(game.to_act(state))
+        seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+        if seat == 0 and state.phase == "purchase":
+            yield game, state
+        state = game.apply(state, seat, heuristic.choose(game, state, seat, rng, 3).action).state

@@ -5,29 +5,23 @@ from __future__ import annotations
 import random
 
 from bench.search import reference_policy
-from rules import registry
 from rules.city_of_iron import policy
 from rules.policy import policy_for
 from rules.search import SearchPolicy
+from tests.rules.city_of_iron.helpers import heuristic_purchases
 
 
 def _purchase_step(players: int = 3):
     """Seat 0's first secret purchase with at least three cards on offer, in a game the heuristic
     plays (seed 3), with seat 0 given plenty of coins and science."""
-    game = registry.get("city-of-iron")
-    heuristic = policy_for("city-of-iron")
-    rng = random.Random(3)
-    state = game.setup([f"p{seat}" for seat in range(players)], {}, 3)
-    while game.result(state) is None:
-        waiting = sorted(game.to_act(state))
-        seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-        if seat == 0 and state.phase == "purchase" and not state.players[0].selected:
-            state = state.model_copy(deep=True)
-            state.players[0].coins, state.players[0].science = 30, 10
-            selects = [c for c in game.legal_actions(state, 0) if c.action["kind"] == "select"]
-            if len(selects) >= 3:
-                return game, state, selects
-        state = game.apply(state, seat, heuristic.choose(game, state, seat, rng, 3).action).state
+    for game, state in heuristic_purchases(players):
+        if state.players[0].selected:
+            continue
+        state = state.model_copy(deep=True)
+        state.players[0].coins, state.players[0].science = 30, 10
+        selects = [c for c in game.legal_actions(state, 0) if c.action["kind"] == "select"]
+        if len(selects) >= 3:
+            return game, state, selects
     raise AssertionError("no purchase step with three cards on offer")
 
 

@@ -6,25 +6,14 @@ import random
 
 import pytest
 
-from rules import registry
 from rules.city_of_iron import policy
-from rules.policy import policy_for
 from rules.search import SearchPolicy
+from tests.rules.city_of_iron.helpers import heuristic_purchases
 
 
 def _first_purchase_of_round_two(players: int):
     """Seat 0's first secret purchase in round 2 of a game the heuristic plays (seed 3)."""
-    game = registry.get("city-of-iron")
-    heuristic = policy_for("city-of-iron")
-    rng = random.Random(3)
-    state = game.setup([f"p{seat}" for seat in range(players)], {}, 3)
-    while game.result(state) is None:
-        waiting = sorted(game.to_act(state))
-        seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-        if seat == 0 and state.phase == "purchase" and state.round == 2:
-            return game, state
-        state = game.apply(state, seat, heuristic.choose(game, state, seat, rng, 3).action).state
-    raise AssertionError("no purchase in round 2")
+    return next((game, state) for game, state in heuristic_purchases(players) if state.round == 2)
 
 
 @pytest.mark.parametrize(("owned", "buys"), [(None, True), ({}, False)])
