@@ -198,13 +198,12 @@ def nation_game(nation: str, abilities: bool = True) -> CityState:
 def heuristic_purchases(players: int, seed: int = 3) -> Iterator[tuple[Game, CityState]]:
     """Each of seat 0's secret-purchase decisions, in order, in a game the shipped heuristic plays at
     `players` (the search's and the purchase prior's tests look at real positions, not built ones)."""
-    game = GAME
     heuristic = policy_for("city-of-iron")
     rng = random.Random(seed)
-    state = game.setup([f"p{seat}" for seat in range(players)], {}, seed)
-    while game.result(state) is None:
-        waiting = sorted(game.to_act(state))
+    state = GAME.setup([f"p{seat}" for seat in range(players)], {}, seed)
+    while GAME.result(state) is None:
+        waiting = sorted(GAME.to_act(state))
         seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
         if seat == 0 and state.phase == "purchase":
-            yield game, state
-        state = game.apply(state, seat, heuristic.choose(game, state, seat, rng, 3).action).state
+            yield GAME, state
+        state = GAME.apply(state, seat, heuristic.choose(GAME, state, seat, rng, 3).action).state
