@@ -625,3 +625,12 @@ one-ply policy on `evaluate` and `prior`, at every strength."""
 
 POLICY = TopStrength(plan=MILITARY, greedy=REFERENCE_POLICY)
 """The game's computer player (`rules.policy.policy_of`): see `TopStrength`."""
+
+SEARCH_TABLES: frozenset[int] = frozenset()
+"""The search (`rules.search.SearchPolicy`) never decides here: a computer seat at any strength plays
+`POLICY`'s move. Measured at two players on the benchmark's seeds 0-39 (`bench.search._one(game, 2,
+i, 3)`, the search at strength 3 starting from the MILITARY plan's move, against the reference): the
+search won 23 of 40 (95 % 42-71 %) where the plan alone (`_one(game, 2, i, HEURISTIC)`) won 35 on
+the same seeds and the reference in that seat 13; the search did better in 2 games, worse in 14, at
+about 33 s a game. Its evaluation is the greedy heuristic's (gold in hand at 0.8 a coin), so where it
+overrules the plan it steers back towards the hoarding the plan was chosen to avoid."""
