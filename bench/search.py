@@ -58,9 +58,13 @@ def reference_policy(game_id: str) -> Policy:
     filed. A game whose evaluation has since been retuned (the rival's weight, what owned cards are
     worth) says in its policy module which `evaluate` arguments undo that (`REFERENCE`), and which
     `prior` arguments undo a retuned prior (`REFERENCE_PRIOR`: City of Iron's purchases), and is played
-    here with them, so a better evaluation counts for the search only as far as it beats the old one."""
-    policy = policy_for(game_id)
+    here with them, so a better evaluation counts for the search only as far as it beats the old one.
+    A game whose computer player has since become another policy object (its `POLICY`) keeps the old
+    one as `REFERENCE_POLICY` in its policy module, and that is returned as it stands."""
     module = game_module(registry.get(game_id), "policy")
+    if getattr(module, "REFERENCE_POLICY", None) is not None:
+        return module.REFERENCE_POLICY
+    policy = policy_for(game_id)
     if not isinstance(policy, GreedyPolicy):
         return policy
     if getattr(module, "REFERENCE", None):

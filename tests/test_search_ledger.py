@@ -7,6 +7,7 @@ import json
 
 from bench import search
 from rules import registry
+from rules.policy import GreedyPolicy
 
 
 class InlinePool:
@@ -79,7 +80,10 @@ def test_the_baseline_puts_a_heuristic_in_the_search_seat():
 def test_the_reference_heuristic_evaluates_as_the_issue_found_it():
     """Issue 21 measures the search against "today's heuristic": where a game's evaluation has since
     been retuned (City of Iron: the rival's weight at two players, owned cards at four), the
-    reference evaluates with the old weights at every table size; elsewhere it is the shipped policy."""
+    reference evaluates with the old weights at every table size; where the computer player has become
+    another policy object (Iron & Brass: `POLICY` plays the MILITARY plan at the top strength), the
+    reference is the one kept as `REFERENCE_POLICY`, the greedy heuristic on the game's `evaluate` and
+    `prior`."""
     from rules.city_of_iron import policy as city
     from rules.policy import policy_for
     from tests.support.playouts import positions
@@ -91,4 +95,8 @@ def test_the_reference_heuristic_evaluates_as_the_issue_found_it():
         old = [city.evaluate(v, 0, rival=city.RIVAL_DEFAULT, owned=0.0) for v in views]
         assert [reference.evaluate(v, 0) for v in views] == old
         assert any(shipped.evaluate(v, 0) != value for v, value in zip(views, old, strict=True)), players
-    assert search.reference_policy("iron-and-brass") == policy_for("iron-and-brass")
+    from rules.iron_and_brass import policy as iron
+
+    assert search.reference_policy("iron-and-brass") is iron.REFERENCE_POLICY
+    assert GreedyPolicy(evaluate=iron.evaluate, prior=iron.prior) == iron.REFERENCE_POLICY
+    assert policy_for("iron-and-brass") is not iron.REFERENCE_POLICY

@@ -1,6 +1,10 @@
 """How a computer player judges Iron & Brass, from its own view (see `rules/policy.py`).
 
-It plays the generic greedy policy of `rules/policy.py`: each legal choice (a random 40 of them at
+The computer player (`POLICY`, at the end) plays the MILITARY plan below at the top strength and the
+greedy heuristic described here below it (`TopStrength` says why); the benchmark's yardstick is the
+greedy heuristic at every strength (`REFERENCE_POLICY`).
+
+The greedy heuristic is the generic greedy policy of `rules/policy.py`: each legal choice (a random 40 of them at
 strength 3 when there are more) is applied to a copy of the state and the seat's view afterwards
 is scored by `evaluate`; a choice whose outcome is secret or random gets a `prior` instead; the
 best score wins, ties broken at random.
@@ -61,6 +65,7 @@ from rules.iron_and_brass.board import manhattan
 from rules.iron_and_brass.data import FACTORY, catalogue
 from rules.iron_and_brass.state import parse_square
 from rules.iron_and_brass.view import IronAndBrassView, PieceView
+from rules.policy import GreedyPolicy
 
 PUBLIC_EVALUATION = True
 """`evaluate` reads only what every seat sees, so the search values a world from one
@@ -577,3 +582,55 @@ class Military(Strategy):
 ECONOMIC = Economic()
 MILITARY = Military()
 STRATEGIES: dict[str, Strategy] = {ECONOMIC.name: ECONOMIC, MILITARY.name: MILITARY}
+
+
+# ---- the computer player (issue 21) ---------------------------------------------------------------
+@dataclass(frozen=True)
+class TopStrength:
+    """The computer player: `plan` at the top strength, `greedy` below it.
+
+    Why: the greedy one-ply heuristic (`evaluate`, `prior`) hoards. A mine is worth its expected roll
+    at `GOLD` a coin (1.6) and a piece only what it adds over the gold it costs (a Gunner: 0.95 x 3 -
+    0.8 x 3 = 0.45, plus a little threat), so it mines on nearly every action until an enemy unit
+    walks up, and loses with its gold in hand: in four of the benchmark's first ten games between two
+    of them (seeds 1, 6, 8, 9) the loser held 26 to 63 gold and 0 or 1 unit. Worst when its first
+    factory is the Steam Works: no unit but the Skirmisher (worth 1.4 to it) follows from it alone,
+    the next factory needs a crew, and a crew is worth 0.6, so it mines to the end. Gold in hand wins
+    nothing: the game is won by the enemy Headquarters or army, or at the turn limit by gold worth
+    *on the map*.
+    The MILITARY plan (issue 6's rush, above) spends every coin on units as soon as it can and
+    marches them in waves. Against today's heuristic (the benchmark's reference, `REFERENCE_POLICY`)
+    at the benchmark's two players (10x10, 40 rounds; `bench.search._one`'s seating, the plan's seat
+    alternating) it won 181 of 200 games on tuning seeds 1000-1199 (90.5 %, 95 % 85.6-93.8 %; the
+    reference in that seat 98) and 185 of the benchmark's 200, seeds 0-199 (92.5 %, 88.0-95.4 %,
+    x1.85 the fair share; the reference in that seat 86; 101 games better, 2 worse). The ECONOMIC plan
+    won 74 of 100 tuning games; making the greedy heuristic value gold in hand less (0.5 or 0.3 a
+    coin instead of 0.8, mining priced the same) only 112 and 111 of 200.
+
+    Below the top strength the greedy heuristic plays as before (strength 1 casual, 2 solid), so
+    `ai_strength` still grades the player and tables at those strengths replay as they did."""
+
+    plan: Strategy
+    greedy: GreedyPolicy
+
+    def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
+        if strength >= 3:
+            return self.plan.choose(game, state, seat, rng, strength)
+        return self.greedy.choose(game, state, seat, rng, strength)
+
+
+REFERENCE_POLICY = GreedyPolicy(evaluate=evaluate, prior=prior)
+"""Today's heuristic as issue 21 found it (`bench.search.reference_policy` returns it): the greedy
+one-ply policy on `evaluate` and `prior`, at every strength."""
+
+POLICY = TopStrength(plan=MILITARY, greedy=REFERENCE_POLICY)
+"""The game's computer player (`rules.policy.policy_of`): see `TopStrength`."""
+
+SEARCH_TABLES: frozenset[int] = frozenset()
+"""The search (`rules.search.SearchPolicy`) never decides here: a computer seat at any strength plays
+`POLICY`'s move. Measured at two players on the benchmark's seeds 0-39 (`bench.search._one(game, 2,
+i, 3)`, the search at strength 3 starting from the MILITARY plan's move, against the reference): the
+search won 23 of 40 (95 % 42-71 %) where the plan alone (`_one(game, 2, i, HEURISTIC)`) won 35 on
+the same seeds and the reference in that seat 13; the search did better in 2 games, worse in 14, at
+about 33 s a game. Its evaluation is the greedy heuristic's (gold in hand at 0.8 a coin), so where it
+overrules the plan it steers back towards the hoarding the plan was chosen to avoid."""

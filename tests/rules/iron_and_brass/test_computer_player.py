@@ -1,0 +1,117 @@
+"""The computer player of Iron & Brass (`rules/iron_and_brass/policy.py`: `POLICY`, issue 21): at the
+top strength it plays the MILITARY plan, which spends its gold on an army; below it, and as the
+benchmark's yardstick (`REFERENCE_POLICY`), the greedy heuristic as the issue found it, which hoards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from bench.search import OPTIONS, reference_policy
+from rules.iron_and_brass import GAME
+from rules.iron_and_brass.policy import MILITARY, POLICY, REFERENCE_POLICY, evaluate, prior
+from rules.policy import GreedyPolicy, play, policy_for
+from rules.search import SearchPolicy, search_tables_for
+from tests.rules.iron_and_brass.helpers import position
+
+
+def _stuck() -> object:
+    """Seat 0 after a first turn like the reference's on seed 9: Headquarters, Barracks and a Steam
+    Works, 20 gold and no crew left; the enemy's Gunner stands at its own Barracks."""
+    return position(
+        [
+            ("headquarters", 0, "E1"),
+            ("barracks", 0, "F1"),
+            ("steam-works", 0, "D1"),
+            ("headquarters", 1, "F10"),
+            ("barracks", 1, "E10"),
+            ("gunner", 1, "E9"),
+        ],
+        gold=20,
+        crew=0,
+    )
+
+
+def test_the_top_strength_hires_the_crew_the_next_factory_needs_where_the_reference_mines():
+    """Rules text, City building actions: "Hire a Crew. Move your Crew marker up 1 square", and a
+    structure "requires a certain amount of Gold, plus one Crew"; Winning: the enemy Headquarters or
+    all its military units, so gold in hand wins nothing. With a Steam Works alone no unit but the
+    Skirmisher can be trained (data: Gunners need the Arsenal), and the Arsenal needs a crew. The
+    reference values a crew at 0.6 and a mine at 1.6 (its expected 2 gold at 0.8), so it mines on,
+    20 gold in hand, and never builds again (seat 1 of seed 9 mined 56 times and lost holding 60
+    gold); the top strength hires the crew for the Arsenal."""
+    state = _stuck()
+    for seed in range(5):
+        assert POLICY.choose(GAME, state, 0, random.Random(seed), 3).key == "hire"
+        assert REFERENCE_POLICY.choose(GAME, state, 0, random.Random(seed), 3).key == "mine"
+
+
+def test_in_the_benchmark_game_of_seed_9_the_top_strength_spends_and_wins_where_the_reference_hoarded():
+    """Rules text, Winning: "The player destroying their opponent's Headquarters/Fortress or all military
+    units is declared the winner"; gold in hand counts for nothing (nor at the turn limit, which
+    counts gold worth of pieces on the map). In the benchmark's game of seed 9 (`bench.search._one`'s
+    seating: the seat under test is seat 1) the reference in seat 1 mined 56 times and lost its
+    Headquarters in round 7 holding 60 gold and no unit; the top strength spends its gold (2 left at
+    the end) and destroys seat 0's Headquarters in round 4."""
+    options = OPTIONS["iron-and-brass"]
+    before = play(GAME, [REFERENCE_POLICY, REFERENCE_POLICY], [3, 3], seed=9, rng_seed=9, options=options)
+    assert before.result is not None and before.result.winners == [0]
+    assert before.result.breakdown[1]["gold"] == 60 and before.result.breakdown[1]["units"] == 0
+    after = play(GAME, [REFERENCE_POLICY, POLICY], [3, 3], seed=9, rng_seed=9, options=options)
+    assert after.result is not None and after.result.winners == [1]
+    assert after.result.breakdown[1]["gold"] <= 2
+    assert "Headquarters in round 4" in after.result.reason
+
+
+def test_the_top_strength_is_the_military_plan_and_the_lower_ones_the_greedy_heuristic():
+    """`ai_strength` 3 plays MILITARY's choice; 1 and 2 play exactly the greedy heuristic's (same rng,
+    same choice), so tables at those strengths replay as before."""
+    state = _stuck()
+    assert policy_for("iron-and-brass") is POLICY
+    for seed in range(5):
+        plan = MILITARY.choose(GAME, state, 0, random.Random(seed), 3)
+        assert POLICY.choose(GAME, state, 0, random.Random(seed), 3).key == plan.key
+        for strength in (1, 2):
+            greedy = REFERENCE_POLICY.choose(GAME, state, 0, random.Random(seed), strength)
+            assert POLICY.choose(GAME, state, 0, random.Random(seed), strength).key == greedy.key
+
+
+MOVES_OF_SEED_9 = "749e11c0d045f0cc"
+"""sha256 (first 16 hex digits) of the moves of the benchmark's game of seed 9 with the reference in
+both seats (`bench.search._one('iron-and-brass', 2, 9, 0)`), as played before the computer player
+changed (commit 532ecf0)."""
+
+
+def test_the_benchmark_reference_is_the_heuristic_as_the_issue_found_it():
+    """Issue 21's yardstick is "today's heuristic policy": `bench.search.reference_policy` returns the
+    greedy policy on this module's `evaluate` and `prior`, and it plays the seed-9 benchmark game move
+    for move as it did before the change."""
+    reference = reference_policy("iron-and-brass")
+    assert isinstance(reference, GreedyPolicy)
+    assert (reference.evaluate, reference.prior, reference.sample) == (evaluate, prior, None)
+    played = play(GAME, [reference, reference], [3, 3], seed=9, rng_seed=9, options=OPTIONS["iron-and-brass"])
+    moves = "\n".join(f"{seat}:{key}" for seat, key in played.moves)
+    assert hashlib.sha256(moves.encode()).hexdigest()[:16] == MOVES_OF_SEED_9
+
+
+def test_iron_and_brass_plays_its_computer_player_without_searching(monkeypatch):
+    """At two players the search, starting from the MILITARY plan's move, won 23 of 40 benchmark games
+    against the reference where the plan alone won 35 on the same seeds (`SEARCH_TABLES`): a computer
+    seat at the top strength plays `POLICY`'s move without searching, and only an explicit table list
+    searches."""
+    game = GAME
+    assert search_tables_for(game) == frozenset()
+
+    def searched(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(SearchPolicy, "_search", searched)
+    state = _stuck()
+    for seed in range(3):
+        played = SearchPolicy().choose(game, state, 0, random.Random(seed), 3)
+        assert played.key == "hire"  # the plan's move (see the first test)
+    with pytest.raises(AssertionError, match="searched"):
+        SearchPolicy(tables=frozenset({2})).choose(game, state, 0, random.Random(1), 3)
