@@ -18,6 +18,7 @@ trade offers are not made (a random or absent partner makes them a loop of refus
 from __future__ import annotations
 
 from rules.core import Choice, Seat
+from rules.iron_bridge_gorge.data import catalogue
 from rules.iron_bridge_gorge.view import IronBridgeGorgeView
 
 SEARCH_SKIPS = frozenset({"propose", "loan"})
@@ -27,6 +28,11 @@ search free to do both took a loan and repaid it for hundreds of moves in a benc
 heuristic, which borrows when it must, still gives its hint)."""
 VP = 8.0
 SALE = 5
+DRAW_COST = 10
+DRAW_FIRST = 1000.0
+DRAW_MARGIN = 0.0
+DRAW_RESERVE = 0
+DRAW = True
 MAJORITY_VP = {"F": 2, "I": 2, "T": 2, "C": 1, "L": 1}
 
 
@@ -45,6 +51,9 @@ def _counts(view: IronBridgeGorgeView) -> list[dict[str, int]]:
             mine[card.type] = mine.get(card.type, 0) + 1
         counts.append(mine)
     return counts
+
+
+REFERENCE_PRIOR = {"draw": False}
 
 
 def _seat_value(view: IronBridgeGorgeView, seat: Seat, counts: list[dict[str, int]]) -> float:
@@ -77,12 +86,88 @@ def evaluate(view: IronBridgeGorgeView, seat: Seat) -> float:
     return value
 
 
-def prior(view: IronBridgeGorgeView, seat: Seat, choice: Choice) -> float | None:
+def _majorities(counts: list[dict[str, int]], seat: Seat, scorings_left: int) -> float:
+    """The majority part of `_seat_value` for the seat."""
+    value = 0.0
+    for card_type, points in MAJORITY_VP.items():
+        mine = counts[seat].get(card_type, 0)
+        if not mine:
+            continue
+        best_other = max((c.get(card_type, 0) for i, c in enumerate(counts) if i != seat), default=0)
+        if mine > best_other:
+            value += VP * points * scorings_left * (0.9 if mine - best_other == 1 else 1.0)
+        elif mine == best_other:
+            value += VP * points * scorings_left * 0.3
+    return value
+
+
+def draw_value(view: IronBridgeGorgeView, seat: Seat) -> float:
+    """What a card drawn from the deck is worth to the seat, on average over the cards it has not seen:
+    built (its revenue for the rounds left, its VP award, the majority it adds to, less its cost) or
+    sold, whichever is more."""
+    cards = catalogue()
+    unseen = cards.counts()
+    seen = [card.id for entry in view.seats for card in entry.resources] + [card.id for card in view.row]
+    seen += [card.id for card in view.hand or []]
+    for card in seen:
+        unseen[card] = unseen.get(card, 0) - 1
+    revenue_left, scorings_left = _rounds_left(view)
+    counts = _counts(view)
+    owned = {card.id for card in view.seats[seat].resources}
+    discount = 1 if any("build-discount" in cards[card].tags for card in owned) else 0
+    rivals = [other for other in range(len(view.seats)) if other != seat]
+    before = _majorities(counts, seat, scorings_left) - 0.5 * max(
+        (_majorities(counts, other, scorings_left) for other in rivals), default=0.0
+    )
+    by_type: dict[str, float] = {}
+    for card_type in MAJORITY_VP:
+        more = [dict(c) for c in counts]
+        more[seat][card_type] = more[seat].get(card_type, 0) + 1
+        after = _majorities(more, seat, scorings_left) - 0.5 * max(
+            (_majorities(more, other, scorings_left) for other in rivals), default=0.0
+        )
+        by_type[card_type] = after - before
+    total = weight = 0.0
+    for card_id, count in unseen.items():
+        if count <= 0:
+            continue
+        spec = cards[card_id]
+        if any(needed not in owned for needed in spec.needs_in_play):
+            gain = float(SALE)
+        else:
+            cost = spec.base_cost - (discount if spec.cost is None and "build-discount" not in spec.tags else 0)
+            built = spec.revenue * revenue_left * 0.8 - cost + VP * spec.award_vp + by_type.get(spec.type, 0.0)
+            gain = max(float(SALE), built)
+        total += count * gain
+        weight += count
+    return total / weight if weight else 0.0
+
+
+def _pending_costs(view: IronBridgeGorgeView) -> int:
+    """Coins the cards in hand would cost to build."""
+    return sum(card.cost for card in view.hand or [])
+
+
+def prior(
+    view: IronBridgeGorgeView,
+    seat: Seat,
+    choice: Choice,
+    draw: bool | None = None,
+    margin: float | None = None,
+    reserve: int | None = None,
+) -> float | None:
     kind = choice.action.get("kind")
     if kind == "bid":
         amount = choice.action["amount"]
         return -2.0 * amount + (1.0 if amount == 1 and view.row else 0.0)
     if kind == "draw":
+        if DRAW if draw is None else draw:
+            gain = draw_value(view, seat) - DRAW_COST
+            spare = view.seats[seat].coins - DRAW_COST - _pending_costs(view)
+            if gain >= (DRAW_MARGIN if margin is None else margin) and spare >= (
+                DRAW_RESERVE if reserve is None else reserve
+            ):
+                return DRAW_FIRST + gain
         return -10 + SALE + 1.0
     if kind == "propose":
         return -50.0
