@@ -135,8 +135,12 @@ def draw_value(view: IronBridgeGorgeView, seat: Seat) -> float:
         if any(needed not in owned for needed in spec.needs_in_play):
             gain = float(SALE)
         else:
-            cost = spec.base_cost - (discount if spec.cost is None and "build-discount" not in spec.tags else 0)
-            built = spec.revenue * revenue_left * 0.8 - cost + VP * spec.award_vp + by_type.get(spec.type, 0.0)
+            cost = spec.base_cost - (
+                discount if spec.cost is None and "build-discount" not in spec.tags else 0
+            )
+            built = (
+                spec.revenue * revenue_left * 0.8 - cost + VP * spec.award_vp + by_type.get(spec.type, 0.0)
+            )
             gain = max(float(SALE), built)
         total += count * gain
         weight += count
