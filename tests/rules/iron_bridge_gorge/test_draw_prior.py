@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench.search import reference_policy
 from rules.iron_bridge_gorge import GAME, policy
 from rules.policy import policy_for
+from rules.search import SearchPolicy, search_tables_for
 from tests.rules.iron_bridge_gorge.helpers import at_turn
+from tests.support.playouts import positions
 
 GAME_ID = "iron-bridge-gorge"
 LEADS = [
@@ -78,3 +82,31 @@ def test_the_reference_heuristic_draws_as_the_issue_found_it():
     assert reference.prior(view, 0, _draw(state)) == -4.0
     for seed in range(5):
         assert reference.choose(GAME, state, 0, random.Random(seed), 3).key != "draw"
+
+
+def test_the_search_leaves_every_decision_to_the_heuristic(monkeypatch):
+    """`SEARCH_TABLES` is empty: with the draws above the heuristic won nearly every two-player game
+    against the reference, more than a search a hundred times slower could be shown to add, so a
+    computer seat plays the heuristic's move at every table size; only an explicit table list
+    searches."""
+    assert search_tables_for(GAME) == frozenset()
+
+    def searched(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(SearchPolicy, "_search", searched)
+    decided = 0
+    for players in (2, 3, 4):
+        for position in positions(GAME, players, 5, every=40):
+            seat = min(GAME.to_act(position.state), default=None)
+            if seat is None:
+                continue
+            chosen = SearchPolicy().choose(GAME, position.state, seat, random.Random(1), 3)
+            assert chosen.key in {choice.key for choice in GAME.legal_actions(position.state, seat)}
+            decided += 1
+    assert decided >= 10
+    with pytest.raises(AssertionError, match="searched"):
+        for position in positions(GAME, 2, 5, every=40):
+            seat = min(GAME.to_act(position.state), default=None)
+            if seat is not None and len(GAME.legal_actions(position.state, seat)) > 1:
+                SearchPolicy(tables=frozenset({2})).choose(GAME, position.state, seat, random.Random(1), 3)
