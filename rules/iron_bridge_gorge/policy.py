@@ -39,7 +39,11 @@ found it (`REFERENCE_PRIOR`) priced a draw at a fixed -4 and never drew: it took
 built it and sat on its revenue, ending games with 300-500 coins that only break ties, while the
 majorities (8 VP a round at stake) went to whoever had the most cards of a type. Drawing with those
 coins wins the majorities: measured against that heuristic in the other seats, the same seeds and
-seats (seeds 1000.. to tune, 0..199 to confirm): FIGURES."""
+seats (seeds 1000.. to tune, 0..199 to confirm), the drawing heuristic won 191 of 200 two-player
+games (95.5 %, 95 % 91.7-97.6) where the old one won 93 in the same seat (98 games better, 0 worse;
+tuning seeds 55 of 60 against 32), 155 of 200 three-player games (x2.33 the fair share; 54, 104
+better, 3 worse; tuning 47 of 60 against 17) and 124 of 200 four-player games (x2.48; 51, 75 better,
+2 worse)."""
 DRAW_FIRST = 1000.0
 """Added to a worthwhile draw's prior so that it beats building (which would close the draws)."""
 MAJORITY_VP = {"F": 2, "I": 2, "T": 2, "C": 1, "L": 1}
@@ -66,7 +70,11 @@ REFERENCE_PRIOR = {"draw": False}
 """`prior`'s arguments that make it the prior issue 21 found (a draw at a fixed price, never taken): the
 benchmark's yardstick (`bench/search.py reference_policy`)."""
 SEARCH_TABLES: frozenset[int] = frozenset()
-"""Where the search decides (`rules/search.py`): nowhere. SEARCHFIG"""
+"""Where the search decides (`rules/search.py`): nowhere. The search had been measured about level with
+the old heuristic (bench/README.md); the drawing heuristic alone wins 95.5 % of two-player games
+against it, more than a search a hundred times slower could be shown to add in a pilot, and no pilot
+of the search from the new heuristic was run. `SearchPolicy(tables=...)` still searches Iron Bridge
+Gorge for the benchmark and tests."""
 
 
 def _seat_value(view: IronBridgeGorgeView, seat: Seat, counts: list[dict[str, int]]) -> float:
