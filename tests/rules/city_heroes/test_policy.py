@@ -11,6 +11,7 @@ from bench.search import reference_policy
 from rules.city_heroes import GAME
 from rules.city_heroes.state import CityHeroesState
 from rules.policy import play, policy_for
+from rules.search import search_tables_for
 from tests.rules.city_heroes.helpers import at_phase, give, own
 
 
@@ -74,3 +75,10 @@ def test_the_reference_heuristic_plays_as_the_issue_found_it():
     filed; the shipped heuristic plays it differently."""
     assert _moves_digest(reference_policy("city-heroes")) == REFERENCE_GAME
     assert _moves_digest(policy_for("city-heroes")) != REFERENCE_GAME
+
+
+def test_a_computer_seat_plays_the_measured_heuristic_at_every_table():
+    """The heuristic with its Colleges is what was measured against the reference (`COLLEGES_AT`); the
+    search starting from it was not, so City Heroes searches at no table size unless asked
+    (`SEARCH_TABLES`)."""
+    assert search_tables_for(GAME) == frozenset()
