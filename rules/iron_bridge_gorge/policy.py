@@ -83,16 +83,7 @@ def _seat_value(view: IronBridgeGorgeView, seat: Seat, counts: list[dict[str, in
     value = VP * entry.vp + entry.coins + entry.revenue * revenue_left * 0.8
     if entry.loan:
         value -= 10 + revenue_left + 1  # the interest is due at least once more
-    for card_type, points in MAJORITY_VP.items():
-        mine = counts[seat].get(card_type, 0)
-        if not mine:
-            continue
-        best_other = max((c.get(card_type, 0) for i, c in enumerate(counts) if i != seat), default=0)
-        if mine > best_other:
-            value += VP * points * scorings_left * (0.9 if mine - best_other == 1 else 1.0)
-        elif mine == best_other:
-            value += VP * points * scorings_left * 0.3
-    return value + 2.0 * entry.hand_count
+    return _majorities(counts, seat, scorings_left, value) + 2.0 * entry.hand_count
 
 
 def evaluate(view: IronBridgeGorgeView, seat: Seat) -> float:
@@ -107,9 +98,9 @@ def evaluate(view: IronBridgeGorgeView, seat: Seat) -> float:
     return value
 
 
-def _majorities(counts: list[dict[str, int]], seat: Seat, scorings_left: int) -> float:
-    """The majority part of `_seat_value` for the seat."""
-    value = 0.0
+def _majorities(counts: list[dict[str, int]], seat: Seat, scorings_left: int, value: float = 0.0) -> float:
+    """`value` plus what the majorities the seat leads or ties are worth for the scorings left, added
+    term by term (so `_seat_value`, which starts from its other terms, rounds as it always did)."""
     for card_type, points in MAJORITY_VP.items():
         mine = counts[seat].get(card_type, 0)
         if not mine:
