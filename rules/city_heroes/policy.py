@@ -87,11 +87,10 @@ the next one needed), so the seats hoarded Stone, Timber and ducats from the mid
 brings its owner influence for plain materials (+4 a turn). At 0.3 a College is built as soon as its
 materials are there (with `CRAFT_FOR_COLLEGE`). Measured as the benchmark seats it (`bench/search.py
 _one`: this heuristic in seat i % n, the reference in the others, seed i), against the reference in
-the same seat on the same seeds: two players, seeds 0..199, 123.5 wins of 200 (61.8 %, 95 % 54.9-68.2)
-against 88.5 (better in 45 games, worse in 10; the reference there rounded its projection
-differently in the last bit, which changed 1 of 20 of its games, since made exact); three players,
-seeds 0..118, 67.5 of 119 (x1.70 the fair share; 95 % 47.7-65.3 %) against 44 (better 31, worse 7);
-four, seeds 0..118, 63.5 of 119 (x2.13; 95 % 44.4-62.1 %) against 29 (better 39, worse 4). Chosen
+the same seat on the same seeds 0..199: two players 124.5 wins of 200 (62.3 %, 95 % 55.4-68.7)
+against 86.5 (better in 48 games, worse in 10); three players 110.5 (x1.66 the fair share, 95 %
+48.3-62.0 %) against 69 (better 54, worse 12); four 99.5 (x1.99, 95 % 42.9-56.6 %) against 45
+(better 62, worse 7). Chosen
 on seeds 1000..: 0.3 won 22 of 40 two-player games against the reference's 11, 0.45 won 19, 0 won
 19 (0 without the craft: 18); counting Schools lower too (`POTENTIAL` 0.35) won 7: the seat then
 builds the Schools its partner would have built and pays for the city alone."""
