@@ -82,3 +82,29 @@ def test_a_computer_seat_plays_the_measured_heuristic_at_every_table():
     search starting from it was not, so City Heroes searches at no table size unless asked
     (`SEARCH_TABLES`)."""
     assert search_tables_for(GAME) == frozenset()
+
+
+def test_at_two_players_a_smaller_city_lead_is_safe():
+    """Rules, Winning: "if your City has less Prestige than your rival, all players lose. Otherwise,
+    the player with the most Influence points wins." With one partner, the city's safety margin is
+    `MARGIN[2]` prestige a turn left, not `MARGIN_PER_TURN`: a lead between the two already counts as
+    safe, so a further point of city prestige is worth `CITY_AHEAD` to the heuristic (its materials
+    go to influence) where the reference still pays `CITY_BEHIND` for it."""
+    from rules.city_heroes import policy
+    from rules.city_heroes.policy import _cleanups_left, _tally, rival_end
+
+    state = _college_position()
+    view = GAME.view(state, 0)
+    left = _cleanups_left(view)
+    gap = _tally(view, left).city - rival_end(view)
+    state.prestige += (policy.MARGIN[2] + policy.MARGIN_PER_TURN) * left // 2 - gap
+    reference = reference_policy("city-heroes").evaluate
+
+    def point(evaluate) -> float:
+        plus = state.model_copy(deep=True)
+        plus.prestige += 1
+        return evaluate(GAME.view(plus, 0), 0) - evaluate(GAME.view(state, 0), 0)
+
+    assert left > 0 and policy.MARGIN[2] < policy.MARGIN_PER_TURN
+    assert point(policy.evaluate) == policy.CITY_AHEAD
+    assert point(reference) == policy.CITY_BEHIND
