@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from rules.core import Choice, Seat
 from rules.iron_bridge_gorge.data import catalogue
+from rules.iron_bridge_gorge.moves.build import cost_beside
 from rules.iron_bridge_gorge.view import IronBridgeGorgeView
 
 SEARCH_SKIPS = frozenset({"propose", "loan"})
@@ -126,19 +127,20 @@ def draw_value(view: IronBridgeGorgeView, seat: Seat) -> float:
     revenue_left, scorings_left = _rounds_left(view)
     counts = _counts(view)
     owned = {card.id for card in view.seats[seat].resources}
-    discount = 1 if any("build-discount" in cards[card].tags for card in owned) else 0
     rivals = [other for other in range(len(view.seats)) if other != seat]
-    before = _majorities(counts, seat, scorings_left) - 0.5 * max(
-        (_majorities(counts, other, scorings_left) for other in rivals), default=0.0
-    )
+
+    def standing(counts: list[dict[str, int]]) -> float:
+        """The seat's majorities less half the best rival's, as `evaluate` weighs them."""
+        return _majorities(counts, seat, scorings_left) - 0.5 * max(
+            (_majorities(counts, other, scorings_left) for other in rivals), default=0.0
+        )
+
+    before = standing(counts)
     by_type: dict[str, float] = {}
     for card_type in MAJORITY_VP:
         more = [dict(c) for c in counts]
         more[seat][card_type] = more[seat].get(card_type, 0) + 1
-        after = _majorities(more, seat, scorings_left) - 0.5 * max(
-            (_majorities(more, other, scorings_left) for other in rivals), default=0.0
-        )
-        by_type[card_type] = after - before
+        by_type[card_type] = standing(more) - before
     total = weight = 0.0
     for card_id, count in unseen.items():
         if count <= 0:
@@ -147,11 +149,11 @@ def draw_value(view: IronBridgeGorgeView, seat: Seat) -> float:
         if any(needed not in owned for needed in spec.needs_in_play):
             gain = float(SALE)
         else:
-            cost = spec.base_cost - (
-                discount if spec.cost is None and "build-discount" not in spec.tags else 0
-            )
             built = (
-                spec.revenue * revenue_left * 0.8 - cost + VP * spec.award_vp + by_type.get(spec.type, 0.0)
+                spec.revenue * revenue_left * 0.8
+                - cost_beside(card_id, owned)
+                + VP * spec.award_vp
+                + by_type.get(spec.type, 0.0)
             )
             gain = max(float(SALE), built)
         total += count * gain

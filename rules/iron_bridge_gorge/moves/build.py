@@ -3,6 +3,8 @@ cost 3 coin. Skilled resources cost 7 coin.' A Land Lease takes 1 off; the Iron 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.core import Choice, Event, RuleError, Seat
 from rules.iron_bridge_gorge.data import catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, require_phase
@@ -13,11 +15,16 @@ State = IronBridgeGorgeState
 
 def build_cost(player: PlayerState, card_id: str) -> int:
     """BUILD PHASE costs; 'If you have a Land Lease resource in play other resources cost 1 less'."""
+    return cost_beside(card_id, player.in_play)
+
+
+def cost_beside(card_id: str, in_play: Iterable[str]) -> int:
+    """`build_cost` for a seat with these cards in play (the computer player knows them from its view)."""
     cards = catalogue()
     spec = cards[card_id]
     cost = spec.base_cost
     discount = spec.cost is None and "build-discount" not in spec.tags
-    if discount and any("build-discount" in cards[card].tags for card in player.in_play):
+    if discount and any("build-discount" in cards[card].tags for card in in_play):
         cost -= 1
     return cost
 
