@@ -8,7 +8,8 @@ import json
 import random
 
 from bench.search import reference_policy
-from rules.city_heroes import GAME
+from rules.city_heroes import GAME, policy
+from rules.city_heroes.policy import _cleanups_left, _tally, rival_end
 from rules.city_heroes.state import CityHeroesState
 from rules.policy import play, policy_for
 from rules.search import search_tables_for
@@ -90,9 +91,6 @@ def test_at_two_players_a_smaller_city_lead_is_safe():
     `MARGIN[2]` prestige a turn left, not `MARGIN_PER_TURN`: a lead between the two already counts as
     safe, so a further point of city prestige is worth `CITY_AHEAD` to the heuristic (its materials
     go to influence) where the reference still pays `CITY_BEHIND` for it."""
-    from rules.city_heroes import policy
-    from rules.city_heroes.policy import _cleanups_left, _tally, rival_end
-
     state = _college_position()
     view = GAME.view(state, 0)
     left = _cleanups_left(view)
