@@ -106,7 +106,7 @@ _set = object.__setattr__
 
 def copied(value: Any) -> Any:
     """A deep copy of the shapes game states hold: scalars, lists and dicts of scalars or of models,
-    `FastCopy` models and the Rng (anything else falls back to `copy.deepcopy`). A list's or dict's
+    `FastCopy` models, `Record` states and the Rng (anything else falls back to `copy.deepcopy`). A list's or dict's
     items are all of one kind, so the first tells whether they need copying; no object is shared
     between two places of a state, so no memo is needed."""
     kind = type(value)
@@ -115,14 +115,14 @@ def copied(value: Any) -> Any:
     if kind is list:
         if not value or type(value[0]) in _SCALARS:
             return value.copy()
-        if isinstance(value[0], FastCopy):
+        if isinstance(value[0], _SELF_COPYING):
             return [item.__deepcopy__() for item in value]
         return [copied(item) for item in value]
     if kind is dict:
         if not value or type(next(iter(value.values()))) in _SCALARS:
             return value.copy()
         return {key: copied(item) for key, item in value.items()}
-    if isinstance(value, FastCopy):
+    if isinstance(value, _SELF_COPYING):
         return value.__deepcopy__()
     if kind is Rng:
         return Rng(seed=value.seed, counter=value.counter)
@@ -182,6 +182,36 @@ class FlatCopy(FastCopy):
 
     def _fields_copy(self) -> dict[str, Any]:
         return self.__dict__.copy()
+
+
+class Record:
+    """Base of a game state kept as a plain dataclass instead of a pydantic model, for the states the
+    rules read hardest (City of Iron's: some 15,000 field reads a random game).
+
+    Why not a model: on CPython 3.11 every attribute read of a pydantic model passes through the slot
+    hook that `BaseModel.__getattr__` installs, which the interpreter cannot specialize, so it costs
+    several times a dataclass field read (a plain instance read), and every assignment passes
+    `BaseModel.__setattr__`. Pydantic still owns the state's JSON: `Game.dump_state` and `load_state`
+    go through a `TypeAdapter`, which validates a dataclass's fields by their annotations as it does a
+    model's, and `extra="forbid"` refuses a snapshot with unknown keys. A state built in code is not
+    validated (the rules build exactly the declared types; the replay tests load every snapshot back).
+
+    Subclasses are `@dataclass(kw_only=True)` (fields with defaults may come first, as in the models);
+    a deep copy copies the field dict as `FastCopy` does."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+        values = self.__dict__.copy()
+        for key, value in values.items():
+            if type(value) not in _SCALARS:
+                values[key] = copied(value)
+        made = _new(type(self))
+        _set(made, "__dict__", values)
+        return made
+
+
+_SELF_COPYING = (FastCopy, Record)
 
 
 class OptionSpec(Model):
@@ -386,7 +416,8 @@ class Applied(Model):
     events: list[Event]
 
 
-StateT = TypeVar("StateT", bound=Model)
+StateT = TypeVar("StateT")
+"""A game's state: a pydantic model or a `Record` dataclass, which pydantic validates and dumps alike."""
 
 
 class Game(ABC, Generic[StateT]):
@@ -397,7 +428,8 @@ class Game(ABC, Generic[StateT]):
     """
 
     info: ClassVar[GameInfo]
-    state_model: ClassVar[type[Model]]
+    state_model: ClassVar[type[Any]]
+    """A `Model` or a `Record` dataclass: `dump_state` and `load_state` read it through a TypeAdapter."""
     view_model: ClassVar[type[View]] = View
     """The game's View class, so a view stored as JSON (a post waiting in the outbox) is drawn again
     exactly as the game made it."""
@@ -405,6 +437,7 @@ class Game(ABC, Generic[StateT]):
     """A pydantic model or an annotated union of models; parsed with a TypeAdapter."""
 
     _adapter: TypeAdapter[Any] | None = None
+    _state_adapter: TypeAdapter[Any] | None = None
 
     # ---- hooks for each game -------------------------------------------------------------
     @abstractmethod
@@ -486,7 +519,7 @@ class Game(ABC, Generic[StateT]):
         if seat not in self._to_act(state):
             raise RuleError("It is not your turn.", Rejection.NOT_YOUR_TURN)
         parsed = action if isinstance(action, BaseModel) else self.parse_action(action)
-        working = state.model_copy(deep=True)
+        working = copied(state)
         events = self._apply(working, seat, parsed)
         return Applied(state=working, events=events)
 
@@ -546,10 +579,22 @@ class Game(ABC, Generic[StateT]):
         return []
 
     def dump_state(self, state: StateT) -> str:
-        return state.model_dump_json()
+        return self._states().dump_json(state).decode()
 
     def load_state(self, raw: str | bytes) -> StateT:
-        return self.state_model.model_validate_json(raw)  # type: ignore[return-value]
+        return self._states().validate_json(raw)  # type: ignore[no-any-return]
+
+    def copy_state(self, state: StateT) -> StateT:
+        """A deep copy, as `apply` makes before it changes anything (tests and the search use it)."""
+        return copied(state)  # type: ignore[no-any-return]
+
+    @classmethod
+    def _states(cls) -> TypeAdapter[Any]:
+        """One adapter per game for its state, model or dataclass (the same JSON as `model_dump_json`)."""
+        if cls.__dict__.get("_state_adapter") is None:
+            cls._state_adapter = TypeAdapter(cls.state_model)
+        assert cls._state_adapter is not None
+        return cls._state_adapter
 
     def load_view(self, data: Mapping[str, Any]) -> View:
         return self.view_model.model_validate(data)

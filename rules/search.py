@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import Choice, Game, Rng, RuleError, Seat
+from rules.core import Choice, Game, Rng, RuleError, Seat, copied
 from rules.policy import Evaluate, game_module, generic_evaluate, policy_of
 
 Determinizer = Callable[[Any, Seat, random.Random], Any]
@@ -74,7 +74,7 @@ SETTLED_AFTER = 20
 def reseeded(state: Any, rng: random.Random) -> Any:
     """A copy whose future shuffles and dice differ from the true ones: the least every determinizer
     must do, since the state's own Rng says what the next die will show."""
-    world = state.model_copy(deep=True)
+    world = copied(state)
     if isinstance(getattr(world, "rng", None), Rng):
         world.rng = Rng(seed=rng.getrandbits(62))
     return world

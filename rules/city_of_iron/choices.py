@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from rules import words
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.scoring import card
 
 PAYMENT_LIMIT = 6
@@ -86,7 +86,7 @@ def _paying_kinds(skill: str, flag: str | None) -> frozenset[str]:
     """The card types with some `skill`, or with `flag` (a ship or airship pays its status too)."""
     return frozenset(
         kind_id
-        for kind_id, kind in game_data().cards.items()
+        for kind_id, kind in rules_data().cards.items()
         if getattr(kind, skill) > 0 or bool(flag and getattr(kind, flag))
     )
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules import data as datafiles
-from rules.data import DataError, document, entries, label, read_json, require
+from rules.data import DataError, document, entries, label, read_json, read_only, require
 
 DATA_DIR = datafiles.game_folder("city_of_iron")
 
@@ -312,6 +312,14 @@ def game_data() -> GameData:
     return load_data()
 
 
+@cache
+def rules_data() -> GameData:
+    """The shipped data as read-only records (`rules.data.read_only`) for the rules' moves, menus and
+    computer players: the same fields, values and properties as `game_data()`, without pydantic's
+    methods, and read several times faster. Views, the catalogue and the renderer keep the models."""
+    return read_only(game_data())  # type: ignore[no-any-return]
+
+
 __all__ = [
     "DATA_DIR",
     "Board",
@@ -327,4 +335,5 @@ __all__ = [
     "TownType",
     "game_data",
     "load_data",
+    "rules_data",
 ]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.state import CityState, Player
 from rules.core import Seat
 from rules.search import reseeded
@@ -79,7 +79,7 @@ def _reshuffled_deck(deck: list[str], rng: random.Random) -> list[str]:
 @cache
 def _deck_of(uid: str) -> str:
     """'citizen' or 'military' for a citizen or military card instance ("scholar.0a")."""
-    return game_data().cards[uid.rsplit(".", 1)[0]].deck
+    return rules_data().cards[uid.rsplit(".", 1)[0]].deck
 
 
 def _redeal_cards(player: Player, rng: random.Random) -> None:
@@ -103,7 +103,7 @@ def _secret_purchase(player: Player, rng: random.Random) -> list[str]:
     coins, science = player.coins, player.science
     chosen: list[str] = []
     for uid in _shuffled(player.unpurchased, rng):
-        kind = game_data().cards[uid.rsplit(".", 1)[0]]
+        kind = rules_data().cards[uid.rsplit(".", 1)[0]]
         if rng.random() < 0.5 and kind.coins <= coins and kind.science <= science:
             chosen.append(uid)
             coins -= kind.coins

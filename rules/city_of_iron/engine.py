@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from rules import words
 from rules.city_of_iron import scoring
 from rules.city_of_iron.catalogue import entries as catalogue_entries
-from rules.city_of_iron.data import GameData, game_data
+from rules.city_of_iron.data import GameData, game_data, rules_data
 from rules.city_of_iron.moves.attack import apply_attack, attack_choices
 from rules.city_of_iron.moves.basic import apply_draw, apply_science, apply_tax, basic_choices
 from rules.city_of_iron.moves.bidding import apply_bid, apply_rebid, bid_choices, bid_costs, second_bidder
@@ -159,7 +159,7 @@ def start_round(state: CityState, events: list[Event]) -> None:
     state.bid_index = 0
     state.current = state.bid_order[0]
     for player in state.players:
-        player.actions_left = game_data().board.actions_per_round
+        player.actions_left = rules_data().board.actions_per_round
     order = ", ".join(state.players[seat].name for seat in state.bid_order)
     events.append(Event(text=f"Round {state.round} begins. Bid order: {order}."))
 
@@ -305,7 +305,7 @@ anything; what follows cannot fail."""
 @cache
 def _holding_towns() -> frozenset[str]:
     """The towns that hold buildings (their capacity), looked up by every move's `_apply`."""
-    return frozenset(town_id for town_id, kind in game_data().towns.items() if kind.capacity)
+    return frozenset(town_id for town_id, kind in rules_data().towns.items() if kind.capacity)
 
 
 class CityOfIron(Game[CityState]):
@@ -326,7 +326,7 @@ class CityOfIron(Game[CityState]):
 
     # ---- setup -----------------------------------------------------------------------------
     def _setup(self, players: list[str], options: dict[str, Any], rng: Rng) -> CityState:
-        data = game_data()
+        data = rules_data()
         count = len(players)
         board = data.board
         box: list[str] = []
@@ -419,7 +419,7 @@ class CityOfIron(Game[CityState]):
             )
         ]
         if state.nations_mode == "random":
-            nations = game_data().nations
+            nations = rules_data().nations
             dealt = words.listed(
                 f"the {nations[player.nation].name} to {player.name}"
                 for player in state.players

@@ -24,7 +24,7 @@ cost VP at the end); at four players also the citizen and military cards owned, 
 
 from __future__ import annotations
 
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.view import CityOfIronView, PlayerInfo
 from rules.core import Choice, Seat
 
@@ -185,7 +185,7 @@ def prior(
 def _bid_value(view: CityOfIronView, space: int, order: float) -> float:
     """The bid's coins lost, as the lookahead would score them, plus `order` per space to the right: a
     space further right takes its turn earlier (turn order runs right to left)."""
-    return -game_data().board.bid_costs[len(view.seats)][space] + order * space
+    return -rules_data().board.bid_costs[len(view.seats)][space] + order * space
 
 
 def _purchase_value(view: CityOfIronView, seat: Seat, uid: str, reserve: int, limit: int) -> float:

@@ -5,29 +5,29 @@ from __future__ import annotations
 from functools import cache
 
 from rules import words
-from rules.city_of_iron.data import BuildingType, PlayerCard, Token, TownType, game_data
+from rules.city_of_iron.data import BuildingType, PlayerCard, Token, TownType, rules_data
 from rules.city_of_iron.state import City, CityState, Player
 from rules.core import Result, Seat
 
 
 @cache
 def building(uid: str) -> BuildingType:
-    return game_data().buildings[uid.rsplit(".", 1)[0]]
+    return rules_data().buildings[uid.rsplit(".", 1)[0]]
 
 
 @cache
 def card(uid: str) -> PlayerCard:
-    return game_data().cards[uid.rsplit(".", 1)[0]]
+    return rules_data().cards[uid.rsplit(".", 1)[0]]
 
 
 def town(uid: str) -> TownType:
-    return game_data().towns[uid]
+    return rules_data().towns[uid]
 
 
 @cache
 def tokens() -> dict[str, Token]:
     """The City/District tokens by id, read-only: every city's capacity and draws look them up."""
-    return {token.id: token for token in game_data().board.tokens}
+    return {token.id: token for token in rules_data().board.tokens}
 
 
 def player_buildings(state: CityState, player: Player) -> list[str]:
@@ -46,7 +46,7 @@ def town_goods(player: Player, town_id: str) -> dict[str, int]:
 
 
 def goods_totals(state: CityState, player: Player) -> dict[str, int]:
-    totals = dict.fromkeys(game_data().goods, 0)
+    totals = dict.fromkeys(rules_data().goods, 0)
     for uid in player_buildings(state, player):
         for good, amount in building(uid).goods.items():
             totals[good] += amount
@@ -66,7 +66,7 @@ def income_track(state: CityState, player: Player) -> int:
     """The Nation Board's income track: base, goods cards and fixed extra coins (no 1st-place bonuses)."""
     extra = sum(building(uid).income for uid in player_buildings(state, player))
     extra += sum(town(town_id).coins for town_id in player.towns)
-    return game_data().board.base_income + goods_cards(state, player) + extra
+    return rules_data().board.base_income + goods_cards(state, player) + extra
 
 
 def places(all_totals: list[dict[str, int]], good: str) -> tuple[int, int]:
@@ -83,7 +83,7 @@ def first_place_bonus(state: CityState, totals: list[dict[str, int]] | None = No
     if totals is None:
         totals = [goods_totals(state, player) for player in state.players]
     bonus: list[dict[str, int]] = [{} for _ in state.players]
-    for good in game_data().goods.values():
+    for good in rules_data().goods.values():
         first, _ = places(totals, good.id)
         if first:
             for seat, seat_totals in enumerate(totals):
@@ -99,7 +99,7 @@ def income(state: CityState, seat: Seat) -> int:
 
 def score_goods(state: CityState) -> list[dict[str, int]]:
     """VP each seat scores at a Score card, by source (good id, 'shields', '+3 buildings')."""
-    data = game_data()
+    data = rules_data()
     totals = [goods_totals(state, player) for player in state.players]
     gained: list[dict[str, int]] = [{} for _ in state.players]
     place_of: list[dict[str, int]] = [{} for _ in state.players]
@@ -126,7 +126,7 @@ def score_goods(state: CityState) -> list[dict[str, int]]:
 
 
 def distance(player: Player) -> int:
-    lands = game_data().lands
+    lands = rules_data().lands
     return sum(lands[city.land].distance for city in player.cities)
 
 
@@ -142,7 +142,7 @@ def town_count(player: Player) -> int:
 
 def end_bonuses(state: CityState) -> list[dict[str, int]]:
     """The end-game bonuses and the storing penalty; a tie for a bonus gives it to nobody."""
-    data = game_data()
+    data = rules_data()
     values = data.board.end_bonus
     measures = {
         "coins": [player.coins for player in state.players],
@@ -212,7 +212,7 @@ def result(state: CityState) -> Result:
 def city_capacity(state: CityState, player: Player, city: City) -> int:
     by_id = tokens()
     capacity = by_id[city.token].city
-    bonus = game_data().nations[player.nation].district_bonus if (state.abilities and player.nation) else {}
+    bonus = rules_data().nations[player.nation].district_bonus if (state.abilities and player.nation) else {}
     for token_id in city.districts:
         token = by_id[token_id]
         capacity += token.district + bonus.get(token.district_draws, 0)

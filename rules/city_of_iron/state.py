@@ -1,4 +1,6 @@
-"""City of Iron's game state and actions: pydantic models, JSON round-trippable.
+"""City of Iron's game state and actions, JSON round-trippable: the state as `Record` dataclasses (the
+rules read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as
+pydantic models.
 
 Card instances are strings: a building is "<type>.<n>" ("turnip-farm.2"), a citizen or military
 card "<type>.<seat><copy>" ("scholar.0a"), a town or land its data id, a Score card "score-A".
@@ -8,50 +10,54 @@ a discard pile into the draw pile keeps the list as it is (no shuffle, order unc
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rules.core import FastCopy, Model, Rng, Seat
+from rules.core import Model, Record, Rng, Seat
 
 Phase = Literal["nation", "arrange", "bid", "rebid", "actions", "snyle", "purchase", "over"]
 
 
-class City(FastCopy):
+@dataclass(kw_only=True)
+class City(Record):
     id: str
     """Unique in the game: "<seat>-<n>"."""
     land: str
     token: str
-    districts: list[str] = Field(default_factory=list)
-    buildings: list[str] = Field(default_factory=list)
+    districts: list[str] = field(default_factory=list)
+    buildings: list[str] = field(default_factory=list)
 
 
-class Player(FastCopy):
+@dataclass(kw_only=True)
+class Player(Record):
     name: str
     nation: str | None = None
     coins: int
     science: int = 0
     vp: int = 0
     actions_left: int = 0
-    hand: list[str] = Field(default_factory=list)
-    citizen_draw: list[str] = Field(default_factory=list)
-    citizen_discard: list[str] = Field(default_factory=list)
-    military_draw: list[str] = Field(default_factory=list)
-    military_discard: list[str] = Field(default_factory=list)
-    unpurchased: list[str] = Field(default_factory=list)
-    selected: list[str] = Field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    citizen_draw: list[str] = field(default_factory=list)
+    citizen_discard: list[str] = field(default_factory=list)
+    military_draw: list[str] = field(default_factory=list)
+    military_discard: list[str] = field(default_factory=list)
+    unpurchased: list[str] = field(default_factory=list)
+    selected: list[str] = field(default_factory=list)
     """Secret purchases chosen this End Round (still in `unpurchased` until revealed)."""
     done: bool = False
     """Arranged the starting decks / finished choosing purchases."""
-    cities: list[City] = Field(default_factory=list)
-    towns: list[str] = Field(default_factory=list)
-    stored: list[str] = Field(default_factory=list)
+    cities: list[City] = field(default_factory=list)
+    towns: list[str] = field(default_factory=list)
+    stored: list[str] = field(default_factory=list)
     snyle_good: str | None = None
-    tokens: list[str] = Field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
     """City/District tokens not yet placed."""
 
 
-class CityState(FastCopy):
+@dataclass(kw_only=True)
+class CityState(Record):
     players: list[Player]
     rng: Rng
     nations_mode: Literal["random", "pick"]
@@ -62,26 +68,26 @@ class CityState(FastCopy):
     round: int = 1
     row: list[str | None]
     deck: list[str]
-    discard: list[str] = Field(default_factory=list)
-    box: list[str] = Field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    box: list[str] = field(default_factory=list)
     """Components out of this game (player-count removals, unused lands and towns)."""
-    score_area: list[str] = Field(default_factory=list)
-    score_due: list[str] = Field(default_factory=list)
+    score_area: list[str] = field(default_factory=list)
+    score_due: list[str] = field(default_factory=list)
     """Score cards drawn at the previous End Round: scored at the next one."""
     scorings: int = 0
     last_round: bool = False
     town_piles: dict[str, list[str]]
-    expansion_row: list[str] = Field(default_factory=list)
-    expansion_deck: list[str] = Field(default_factory=list)
-    town_buildings: dict[str, list[str]] = Field(default_factory=dict)
+    expansion_row: list[str] = field(default_factory=list)
+    expansion_deck: list[str] = field(default_factory=list)
+    town_buildings: dict[str, list[str]] = field(default_factory=dict)
     """Buildings held by Metgra and Cazum: they follow the town when it is conquered."""
     lands: list[str]
     """Land boards still available to settle."""
     bid_order: list[Seat]
     """Left to right on the bid track."""
-    track: list[Seat | None] = Field(default_factory=list)
+    track: list[Seat | None] = field(default_factory=list)
     """Turn-order track spaces, left to right; turn order runs right to left."""
-    turn_order: list[Seat] = Field(default_factory=list)
+    turn_order: list[Seat] = field(default_factory=list)
     current: Seat = 0
     """Who acts in a sequential step (nation pick, bid, rebid, actions, Snyle)."""
     bid_index: int = 0

@@ -18,7 +18,7 @@ async def _check_result(w, channel: str) -> None:
     game = await service.store.latest_game_in(w.channels[channel])
     assert game.status == "finished"
     states = await service.replay(game)
-    assert states[-1].model_dump_json() == game.state
+    assert registry.get(game.kind).dump_state(states[-1]) == game.state
     result = registry.get(game.kind).result(states[-1])
     final = w.turn_messages(channel)[-1]
     assert "Game over" in final.content and result.reason in final.content

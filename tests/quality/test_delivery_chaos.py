@@ -21,6 +21,7 @@ from bot.app.service import GameService
 from bot.emulator.server import FakeDiscord
 from bot.interface.delivery import nonce
 from bot.storage.store import Store
+from rules import registry
 from tests.quality.support import BotProcess, handoffs, moves_at_once, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
@@ -129,7 +130,7 @@ async def _check(server: FakeDiscord, store: Store, tables, acknowledged: list[i
         assert [r.version for r in records] == list(range(1, game.version + 1))
         logged += [r.interaction_id for r in records if r.interaction_id is not None]
         states = await service.replay(game)
-        assert states[-1].model_dump_json() == game.state
+        assert registry.get(game.kind).dump_state(states[-1]) == game.state
         owed, _ = await handoffs(service, game)
         rows = await store.outbox(game.id)
         posts = [row for row in rows if row.kind == "post"]

@@ -88,7 +88,7 @@ def test_the_public_picture_shows_nothing_hidden():
         stop=lambda s: s.round >= 3 and s.phase == "purchase" and any(p.selected for p in s.players),
     )
     seat = next(index for index, player in enumerate(state.players) if player.selected)
-    other = state.model_copy(deep=True)
+    other = GAME.copy_state(state)
     player = other.players[seat]
     # a different secret choice among the unpurchased cards, and the piles in another order
     player.selected = []

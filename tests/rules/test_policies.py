@@ -209,7 +209,7 @@ def test_policy_ignores_other_seats_hidden_information(game_id: str) -> None:
             seat = walker.choice(sorted(game.to_act(state)))
             choices = game.legal_actions(state, seat)
             if step % 3 == 0 and len(choices) > 1:
-                other = state.model_copy(deep=True)
+                other = game.copy_state(state)
                 HIDERS[game_id](other, seat, random.Random(step))
                 for strength in (3, 2):
                     first: Choice = policy.choose(game, state, seat, random.Random(step), strength)

@@ -169,7 +169,7 @@ def random_game(  # noqa: PLR0913 - every knob is a test's
 
 def refused_changes_nothing(game: Game, state: Any, seat: int, raw: Any) -> None:
     """Try `raw` on a deep copy; a refusal (RuleError) must leave the copy exactly as it was."""
-    probe, before = state.model_copy(deep=True), game.dump_state(state)
+    probe, before = game.copy_state(state), game.dump_state(state)
     try:
         game._apply(probe, seat, game.parse_action(raw))
     except RuleError:

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from rules.city_of_iron import scoring
 from rules.city_of_iron.choices import PAYMENT_LIMIT, action_of, card_names, fit_key, kind_of, minimal_sets
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.moves.cards import check_cards, discard_cards
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import Attack, CityState, Player
@@ -20,7 +20,7 @@ def _eyes(state: CityState, player: Player) -> int:
 
 def attack_targets(state: CityState, seat: Seat) -> list[tuple[str, int, int, Seat | None]]:
     """(town, defence, distance, owner) of every town the seat may attack now."""
-    data = game_data()
+    data = rules_data()
     towns = data.towns
     player = state.players[seat]
     reach = 1 + _eyes(state, player)
@@ -79,20 +79,43 @@ def attack_choices(state: CityState, seat: Seat) -> list[Choice]:
     military, total_attack = _military(hand)
     if not military:
         return []
-    payers_for: dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], ...]] = {}
+    distance_cards = _distance_cards(hand)
+    payments_for: dict[tuple[int, int], tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]] = {}
     choices: list[Choice] = []
     for town_id, defense, distance, owner in attack_targets(state, seat):
         if defense > total_attack:
             continue
+        found = payments_for.get((defense, distance))
+        if found is None:
+            found = payments_for[defense, distance] = _attack_payments(
+                military, distance_cards, defense, distance
+            )
         whose = f" from {state.players[owner].name}" if owner is not None else ""
-        for attackers in minimal_sets(military, "attack", defense, None, PAYMENT_LIMIT):
-            found = payers_for.get((attackers, distance))
-            if found is None:
-                rest = tuple(uid for uid in hand if uid not in attackers)
-                found = payers_for[attackers, distance] = minimal_sets(rest, "distance", distance, None, 3)
-            for payers in found:
-                choices.append(_attack_choice(town_id, defense, distance, whose, attackers, payers))
+        for attackers, payers in found:
+            choices.append(_attack_choice(town_id, defense, distance, whose, attackers, payers))
     return choices
+
+
+@lru_cache(maxsize=4096)
+def _attack_payments(
+    military: tuple[str, ...], distance_cards: tuple[str, ...], defense: int, distance: int
+) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """(attackers, distance payers) for a defence and a distance: each minimal set of attackers, then
+    each minimal set of the other distance cards. Cached by the hand's military and distance cards, which
+    a seat keeps over several turns while the targets change around it."""
+    pairs = []
+    for attackers in minimal_sets(military, "attack", defense, None, PAYMENT_LIMIT):
+        rest = tuple(uid for uid in distance_cards if uid not in attackers)
+        for payers in minimal_sets(rest, "distance", distance, None, 3):
+            pairs.append((attackers, payers))
+    return tuple(pairs)
+
+
+@lru_cache(maxsize=4096)
+def _distance_cards(hand: tuple[str, ...]) -> tuple[str, ...]:
+    """The hand's cards with a distance skill, in hand order: the only ones that pay an attack's
+    distance (what `minimal_sets` would pick out of the whole hand)."""
+    return tuple(uid for uid in hand if card(uid).distance > 0)
 
 
 @lru_cache(maxsize=4096)

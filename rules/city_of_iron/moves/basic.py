@@ -6,7 +6,7 @@ from functools import cache
 
 from rules import words
 from rules.city_of_iron.choices import action_of, card_names
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.state import BuyScience, CityState, DrawCard, Tax
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -21,7 +21,7 @@ def basic_choices(state: CityState, seat: Seat) -> list[Choice]:
     if player.military_draw or player.military_discard:
         choices.append(_draw_choice("military"))
     choices.append(_tax_choice())
-    if player.coins >= game_data().board.science_price:
+    if player.coins >= rules_data().board.science_price:
         choices.append(_science_choice())
     return choices
 
@@ -44,7 +44,7 @@ def _tax_choice() -> Choice:
 
 @cache
 def _science_choice() -> Choice:
-    price = game_data().board.science_price
+    price = rules_data().board.science_price
     return built_choice(
         key="science",
         label=f"Buy 1 science for {words.count(price, 'coin')}",
@@ -76,7 +76,7 @@ def apply_tax(state: CityState, seat: Seat, action: Tax) -> list[Event]:
 
 def apply_science(state: CityState, seat: Seat, action: BuyScience) -> list[Event]:
     player = state.players[seat]
-    price = game_data().board.science_price
+    price = rules_data().board.science_price
     if player.coins < price:
         raise RuleError(f"Science costs {words.count(price, 'coin')}; you have {player.coins}.")
     player.coins -= price

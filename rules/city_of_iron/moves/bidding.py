@@ -6,13 +6,13 @@ from functools import lru_cache
 
 from rules import words
 from rules.city_of_iron.choices import action_of
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.state import Bid, CityState, Rebid
 from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 
 def bid_costs(state: CityState) -> list[int]:
-    return game_data().board.bid_costs[len(state.players)]
+    return rules_data().board.bid_costs[len(state.players)]
 
 
 def bid_spaces(state: CityState, seat: Seat) -> list[int]:
@@ -90,7 +90,7 @@ def second_bidder(state: CityState) -> Seat | None:
     if not state.abilities:
         return None
     for seat, player in enumerate(state.players):
-        if player.nation and game_data().nations[player.nation].second_bid:
+        if player.nation and rules_data().nations[player.nation].second_bid:
             return seat
     return None
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from rules import words
 from rules.city_of_iron import scoring
 from rules.city_of_iron.choices import action_of, fit_key
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import Build, CityState, MoveBuilding, Player, Store
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -16,7 +16,7 @@ from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 def building_sites(state: CityState, player: Player) -> list[tuple[str, list[str], list[str], int]]:
     """(site id, land types, buildings, base capacity) for each place the player can build."""
-    data = game_data()
+    data = rules_data()
     sites = []
     for city in player.cities:
         sites.append(
@@ -45,12 +45,12 @@ def find_site(state: CityState, player: Player, site_id: str) -> tuple[str, list
 
 
 def site_name(state: CityState, site_id: str) -> str:
-    if site_id in game_data().towns:
+    if site_id in rules_data().towns:
         return town(site_id).name
     for player in state.players:
         for city in player.cities:
             if city.id == site_id:
-                return game_data().lands[city.land].name
+                return rules_data().lands[city.land].name
     return site_id
 
 
@@ -197,7 +197,7 @@ def apply_build(state: CityState, seat: Seat, action: Build) -> list[Event]:
         text += f", demolishing {building(action.demolish).name}"
     buildings.append(uid)
     if kind.goods:
-        goods = ", ".join(words.count(n, game_data().goods[g].name) for g, n in kind.goods.items())
+        goods = ", ".join(words.count(n, rules_data().goods[g].name) for g, n in kind.goods.items())
         text += f"; +1 income, {goods}"
     return [Event(text=text + ".")]
 
@@ -229,7 +229,7 @@ def apply_store(state: CityState, seat: Seat, action: Store) -> list[Event]:
 def move_cost(state: CityState, player: Player) -> int | None:
     if not state.abilities or player.nation is None:
         return None
-    return game_data().nations[player.nation].move_building_cost
+    return rules_data().nations[player.nation].move_building_cost
 
 
 def move_choices(state: CityState, seat: Seat) -> list[Choice]:

@@ -3,12 +3,13 @@ cards, settling lands, adding districts, and drawing cards from a player's piles
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 from typing import Any
 
 from rules import words
 from rules.city_of_iron.choices import action_of, card_names, fit_key, kind_of, payments
-from rules.city_of_iron.data import CardAction, game_data
+from rules.city_of_iron.data import CardAction, rules_data
 from rules.city_of_iron.moves.build import site_name
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import City, CityState, Play, Player
@@ -18,9 +19,9 @@ from rules.core import Choice, Event, RuleError, Seat, built_choice
 @lru_cache(maxsize=256)
 def _overridden(card_id: str, nation: str) -> CardAction | None:
     """A card's action with its nation's changes (Cresarians: the Scholar pays 0 coins)."""
-    action = game_data().cards[card_id].action
-    override = game_data().nations[nation].action_overrides.get(card_id)
-    return action.model_copy(update=override) if (action and override) else action
+    action = rules_data().cards[card_id].action
+    override = rules_data().nations[nation].action_overrides.get(card_id)
+    return dataclasses.replace(action, **override) if (action and override) else action
 
 
 def card_action(state: CityState, player: Player, uid: str) -> CardAction | None:
@@ -47,7 +48,7 @@ def _play_targets(state: CityState, seat: Seat, action: CardAction) -> list[dict
 
 
 def _distinct_tokens(tokens: list[str], side: str) -> list[str]:
-    data = game_data().board.tokens
+    data = rules_data().board.tokens
     seen: set[tuple[int, str]] = set()
     out = []
     for token in data:
@@ -64,7 +65,7 @@ def play_needs(action: CardAction, target: dict[str, Any]) -> tuple[int, int, st
     distance = action.distance
     flag = None
     if action.kind == "settle" and target.get("land"):
-        land = game_data().lands[target["land"]]
+        land = rules_data().lands[target["land"]]
         distance += land.distance
         flag = land.requires
     return action.work, distance, flag
@@ -76,7 +77,7 @@ def _play_words(
 ) -> tuple[str, str]:
     """A play's label and the end of its key, by card types (the paying cards as types): every copy
     of a card, and every hand the search samples, shares them."""
-    data = game_data()
+    data = rules_data()
     chosen = dict(target)
     text = ("Free: " if action.free else "") + card(kind_id).name
     key = ""
@@ -208,7 +209,7 @@ def _check_payment(state: CityState, action: Play, effect: CardAction, target: d
 
 def _settle(state: CityState, seat: Seat, target: dict[str, Any]) -> str:
     player = state.players[seat]
-    land = game_data().lands[target["land"]]
+    land = rules_data().lands[target["land"]]
     state.lands.remove(land.id)
     player.tokens.remove(target["token"])
     state.city_counter += 1

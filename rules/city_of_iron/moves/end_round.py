@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.city_of_iron import scoring
 from rules.city_of_iron.choices import action_of, card_names
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import ChooseGood, CityState, Player
@@ -28,7 +28,7 @@ def snyle_owner(state: CityState) -> Seat | None:
 
 
 def snyle_choices(state: CityState, seat: Seat) -> list[Choice]:
-    data = game_data()
+    data = rules_data()
     return [
         built_choice(
             key=f"snyle:{good}",
@@ -45,7 +45,7 @@ def apply_snyle(state: CityState, seat: Seat, action: ChooseGood) -> list[Event]
     if action.good not in snyle_goods(state, player):
         raise RuleError("Snyle can only give a good you already own at least one of.")
     player.snyle_good = action.good
-    return [Event(text=f"Snyle gives {player.name} 2 {game_data().goods[action.good].name} this round.")]
+    return [Event(text=f"Snyle gives {player.name} 2 {rules_data().goods[action.good].name} this round.")]
 
 
 def _draw_building(state: CityState, events: list[Event]) -> str | None:
@@ -59,7 +59,7 @@ def _draw_building(state: CityState, events: list[Event]) -> str | None:
 def refill(state: CityState, events: list[Event]) -> list[str]:
     """Discard the four left-most buildings, slide left, fill up; returns the Score cards drawn."""
     cards = [uid for uid in state.row if uid is not None]
-    gone = cards[: game_data().board.discard_per_round]
+    gone = cards[: rules_data().board.discard_per_round]
     state.discard.extend(gone)
     cards = cards[len(gone) :]
     drawn_scores: list[str] = []
@@ -72,7 +72,7 @@ def refill(state: CityState, events: list[Event]) -> list[str]:
             state.score_area.append(uid)
             drawn_scores.append(uid)
             letter = uid[-1]
-            events.append(Event(text=f"{game_data().board.score_cards[letter]} drawn.", reveals=True))
+            events.append(Event(text=f"{rules_data().board.score_cards[letter]} drawn.", reveals=True))
             if letter == "C":
                 state.last_round = True
             continue
@@ -112,7 +112,7 @@ def award_scoring(state: CityState, events: list[Event], score: str) -> None:
     number = state.scorings + 1
     events.append(
         Event(
-            text=f"Scoring {number} ({game_data().board.score_cards[score[-1]]}): {', '.join(parts)}.",
+            text=f"Scoring {number} ({rules_data().board.score_cards[score[-1]]}): {', '.join(parts)}.",
             urgent=True,
         )
     )
@@ -181,5 +181,5 @@ def score_due(state: CityState, events: list[Event]) -> None:
     for due in state.score_due:
         award_scoring(state, events, due)
         state.scorings += 1
-        if game_data().board.score_science[due[-1]]:
+        if rules_data().board.score_science[due[-1]]:
             state.scored_now = True

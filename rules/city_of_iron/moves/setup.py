@@ -6,7 +6,7 @@ from itertools import permutations
 
 from rules import words
 from rules.city_of_iron.choices import action_of, card_names, fit_key, kind_of
-from rules.city_of_iron.data import game_data
+from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import Arrange, CityState, PickNation
@@ -15,7 +15,7 @@ from rules.core import Choice, Event, RuleError, Seat, built_choice
 
 def deal_cards(state: CityState) -> None:
     """Every player's citizen and military cards; starting decks in data order until arranged."""
-    data = game_data()
+    data = rules_data()
     for seat, player in enumerate(state.players):
         nation = data.nations[player.nation] if player.nation else None
         special = state.abilities and nation is not None
@@ -44,7 +44,7 @@ def deal_cards(state: CityState) -> None:
 
 
 def nation_choices(state: CityState) -> list[Choice]:
-    data = game_data()
+    data = rules_data()
     taken = {player.nation for player in state.players}
     return [
         built_choice(
@@ -60,7 +60,7 @@ def nation_choices(state: CityState) -> list[Choice]:
 
 
 def apply_nation(state: CityState, seat: Seat, action: PickNation) -> list[Event]:
-    data = game_data()
+    data = rules_data()
     if action.nation not in data.nations:
         raise RuleError(f"There is no nation called {action.nation!r}.")
     if any(player.nation == action.nation for player in state.players):
@@ -76,8 +76,8 @@ def arrange_choices(state: CityState, seat: Seat) -> list[Choice]:
     choices = []
     for c_order in dict.fromkeys(permutations(citizen)):
         for m_order in dict.fromkeys(permutations(military)):
-            c_names = ", ".join(game_data().cards[t].name for t in c_order)
-            m_names = ", ".join(game_data().cards[t].name for t in m_order)
+            c_names = ", ".join(rules_data().cards[t].name for t in c_order)
+            m_names = ", ".join(rules_data().cards[t].name for t in m_order)
             choices.append(
                 built_choice(
                     key=fit_key(f"arrange:{','.join(c_order)}/{','.join(m_order)}"),
@@ -97,7 +97,7 @@ def apply_arrange(state: CityState, seat: Seat, action: Arrange) -> list[Event]:
     military = _ordered(player.military_draw, action.military, "military")
     player.citizen_draw, player.military_draw = citizen, military
     player.done = True
-    drawn = draw_cards(player, "citizen", game_data().board.starting_hand)
+    drawn = draw_cards(player, "citizen", rules_data().board.starting_hand)
     events = [
         Event(
             text=f"{player.name} arranged the starting decks and drew {words.count(len(drawn), 'citizen card')}.",

@@ -150,11 +150,11 @@ def rejected(state: CityState, seat: int, action: dict[str, Any], words: str = "
     """The action raises RuleError (with `words` in its sentence) and leaves the state as it was."""
     from rules.core import RuleError
 
-    before = state.model_dump_json()
+    before = GAME.dump_state(state)
     try:
         GAME._apply(state, seat, GAME.parse_action(action))
     except RuleError as error:
-        assert state.model_dump_json() == before, "a refused move must not change the state"
+        assert GAME.dump_state(state) == before, "a refused move must not change the state"
         assert words.lower() in error.message.lower(), error.message
         return error.message
     raise AssertionError(f"{action} was accepted")

@@ -52,7 +52,7 @@ def test_the_bid_order_never_pays_a_coin_for_an_earlier_turn():
             for c in GAME.legal_actions(state, seat)
             if c.action["kind"] == "bid"
         }
-        costs = policy.game_data().board.bid_costs[players]
+        costs = policy.rules_data().board.bid_costs[players]
         free = [space for space, cost in enumerate(costs) if cost == 0]
         paid = [space for space, cost in enumerate(costs) if cost > 0]
         if policy.BID_ORDER.get(players):

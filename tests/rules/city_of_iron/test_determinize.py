@@ -117,7 +117,7 @@ def test_opponents_hands_are_dealt_from_their_own_cards() -> None:
 def _swapped(state: CityState, seat: int) -> CityState:
     """The same position with hidden facts changed by hand: two deck cards of one run, an opponent's
     hand order, a citizen card swapped between its hand and draw pile, its secret purchases."""
-    other = state.model_copy(deep=True)
+    other = GAME.copy_state(state)
     run_end = next((i for i, uid in enumerate(other.deck) if uid.startswith("score-")), len(other.deck))
     if run_end >= 2:
         other.deck[0], other.deck[run_end - 1] = other.deck[run_end - 1], other.deck[0]

@@ -17,7 +17,7 @@ def _purchase_step(players: int = 3):
     for game, state in heuristic_purchases(players):
         if state.players[0].selected:
             continue
-        state = state.model_copy(deep=True)
+        state = game.copy_state(state)
         state.players[0].coins, state.players[0].science = 30, 10
         selects = [c for c in game.legal_actions(state, 0) if c.action["kind"] == "select"]
         if len(selects) >= 3:
