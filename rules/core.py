@@ -197,18 +197,34 @@ class Record:
     validated (the rules build exactly the declared types; the replay tests load every snapshot back).
 
     Subclasses are `@dataclass(kw_only=True)` (fields with defaults may come first, as in the models);
-    a deep copy copies the field dict as `FastCopy` does."""
+    a deep copy copies the field dict as `FastCopy` does, with the same two hooks for a class that
+    knows its fields' shapes (`_fields_copy`, `_clone`)."""
 
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
 
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+    def _fields_copy(self) -> dict[str, Any]:
+        """The fields' values, deep-copied, in their order."""
         values = self.__dict__.copy()
         for key, value in values.items():
             if type(value) not in _SCALARS:
                 values[key] = copied(value)
+        return values
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+        return self._clone(self._fields_copy())
+
+    def _clone(self, values: dict[str, Any]) -> Any:
+        """An instance of this class holding `values` (already copies), without running `__init__`."""
         made = _new(type(self))
         _set(made, "__dict__", values)
         return made
+
+
+class FlatRecord(Record):
+    """A `Record` whose fields are all scalars: a copy of its field dict is a deep copy."""
+
+    def _fields_copy(self) -> dict[str, Any]:
+        return self.__dict__.copy()
 
 
 _SELF_COPYING = (FastCopy, Record)
