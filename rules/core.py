@@ -185,20 +185,20 @@ class FlatCopy(FastCopy):
 
 
 class Record:
-    """Base of a game state kept as a plain dataclass instead of a pydantic model, for the states the
-    rules read hardest (City of Iron's: some 15,000 field reads a random game).
+    """Base of a game state kept as a pydantic dataclass instead of a pydantic model, for the states
+    the rules read hardest (City of Iron's: some 15,000 field reads a random game).
 
     Why not a model: on CPython 3.11 every attribute read of a pydantic model passes through the slot
     hook that `BaseModel.__getattr__` installs, which the interpreter cannot specialize, so it costs
     several times a dataclass field read (a plain instance read), and every assignment passes
-    `BaseModel.__setattr__`. Pydantic still owns the state's JSON: `Game.dump_state` and `load_state`
-    go through a `TypeAdapter`, which validates a dataclass's fields by their annotations as it does a
-    model's, and `extra="forbid"` refuses a snapshot with unknown keys. A state built in code is not
-    validated (the rules build exactly the declared types; the replay tests load every snapshot back).
+    `BaseModel.__setattr__`. A pydantic dataclass has neither, and pydantic still checks it as it
+    checks a model: its `__init__` validates what the rules build, `Game.dump_state` and `load_state`
+    go through a `TypeAdapter` (the same JSON as `model_dump_json`), and `extra="forbid"` refuses a
+    snapshot with unknown keys.
 
-    Subclasses are `@dataclass(kw_only=True)` (fields with defaults may come first, as in the models);
-    a deep copy copies the field dict as `FastCopy` does, with the same two hooks for a class that
-    knows its fields' shapes (`_fields_copy`, `_clone`)."""
+    Subclasses are `@pydantic.dataclasses.dataclass(kw_only=True)` (fields with defaults may come
+    first, as in the models); a deep copy copies the field dict as `FastCopy` does, with the same two
+    hooks for a class that knows its fields' shapes (`_fields_copy`, `_clone`)."""
 
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
 

@@ -1,5 +1,5 @@
-"""City of Iron's game state and actions, JSON round-trippable: the state as `Record` dataclasses (the
-rules read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as
+"""City of Iron's game state and actions, JSON round-trippable: the state as `Record` pydantic dataclasses
+(the rules read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as
 pydantic models.
 
 Card instances are strings: a building is "<type>.<n>" ("turnip-farm.2"), a citizen or military
@@ -10,10 +10,11 @@ a discard pile into the draw pile keeps the list as it is (no shuffle, order unc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from rules.core import Model, Record, Rng, Seat
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from rules.city_of_iron import GAME
 from rules.city_of_iron.data import game_data, rules_data
-from rules.city_of_iron.state import CityState
+from rules.city_of_iron.state import City, CityState, Player
 from rules.core import Record
 from tests.rules.city_of_iron.test_playouts import weight
 
@@ -57,6 +57,16 @@ def test_a_snapshot_with_an_unknown_key_or_a_bad_value_is_refused(spoil: Any, wo
     spoil(data)
     with pytest.raises(ValidationError, match=words):
         GAME.load_state(json.dumps(data))
+
+
+def test_a_state_built_in_code_is_validated_as_a_model_was() -> None:
+    """Pydantic dataclasses check their fields on construction: a rules bug that builds a bad value
+    fails where it is made, not later in a snapshot."""
+    with pytest.raises(ValidationError, match="coins"):
+        Player(name="A", coins="lots")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match="favourite"):
+        City(id="0-1", land="brindle-coast", token="t1", favourite=True)  # type: ignore[call-arg]
+    assert City(id="0-1", land="brindle-coast", token="t1").buildings == []
 
 
 def test_a_copy_shares_no_list_with_the_original() -> None:
