@@ -1,7 +1,8 @@
 """Iron Bridge Gorge's state as `Record` dataclasses (issue 21: the random playout the search lives on):
 what the rules gained in speed must not change what pydantic guarantees. The snapshot is the same JSON
 and is validated as strictly when loaded, a copy shares nothing, and the one side of a trade
-(`TradeItems`, also the payload of a Propose action) is still checked when an action is parsed."""
+(`TradeItems`, also the payload of a Propose action) is still checked when an action is parsed. The
+rules read the cards through read-only records that hold what the models hold."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from rules.core import MalformedAction, Record
 from rules.iron_bridge_gorge import GAME
+from rules.iron_bridge_gorge.data import catalogue, rules_catalogue
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState, Proposal, TradeItems
 
 from .helpers import NAMES
@@ -86,3 +88,17 @@ def test_a_copy_shares_no_list_with_the_original() -> None:
 def test_a_propose_action_out_of_bounds_is_malformed(give: dict[str, Any]) -> None:
     with pytest.raises(MalformedAction):
         GAME.parse_action({"kind": "propose", "partner": 1, "give": give})
+
+
+def test_the_rules_read_the_same_cards_as_the_models_hold() -> None:
+    """`rules_catalogue()` (read-only records, for the rules) holds every field and property
+    (`label`, `base_cost`) of `catalogue()` (the models, for views and the renderer), and cannot be changed."""
+    models, records = catalogue(), rules_catalogue()
+    assert records.order == models.order and records.counts() == models.counts()
+    for card_id in models.order:
+        model, record = models[card_id], records[card_id]
+        assert not isinstance(record, BaseModel)
+        assert dataclasses.asdict(record) == model.model_dump()
+        assert (record.label, record.base_cost) == (model.label, model.base_cost)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        records[models.order[0]].revenue = 9  # type: ignore[misc]
