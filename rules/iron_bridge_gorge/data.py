@@ -15,7 +15,7 @@ from pydantic import Field
 
 from rules import data as datafiles
 from rules.core import Model
-from rules.data import DataError
+from rules.data import DataError, read_only
 
 DATA_DIR = datafiles.game_folder("iron_bridge_gorge")
 CARDS_FILE = "cards.json"
@@ -113,6 +113,16 @@ def catalogue() -> Catalogue:
     return load_catalogue()
 
 
+@functools.cache
+def rules_catalogue() -> Catalogue:
+    """The same card list with every spec a read-only record (`rules.data.read_only`), for the rules'
+    moves, menus, scoring and computer players: the same fields, values and properties (`label`,
+    `base_cost`) as `catalogue()`, read several times faster than a pydantic model's. Views, the
+    `/card` catalogue and the renderer keep the models."""
+    cards = catalogue()
+    return Catalogue([read_only(cards[card_id]) for card_id in cards.order])
+
+
 __all__ = [
     "BUILD_COST",
     "DATA_DIR",
@@ -122,4 +132,5 @@ __all__ = [
     "DataError",
     "catalogue",
     "load_catalogue",
+    "rules_catalogue",
 ]

@@ -19,7 +19,7 @@ offers are not made (a random or absent partner makes them a loop of refusals).
 from __future__ import annotations
 
 from rules.core import Choice, Seat
-from rules.iron_bridge_gorge.data import catalogue
+from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.moves.build import cost_beside
 from rules.iron_bridge_gorge.view import IronBridgeGorgeView
 
@@ -118,7 +118,7 @@ def draw_value(view: IronBridgeGorgeView, seat: Seat) -> float:
     """What a card drawn from the deck is worth to the seat, on average over the cards it has not seen:
     built (its revenue for the rounds left, its VP award, the majority it adds to, less its cost) or
     sold, whichever is more."""
-    cards = catalogue()
+    cards = rules_catalogue()
     unseen = cards.counts()
     seen = [card.id for entry in view.seats for card in entry.resources] + [card.id for card in view.row]
     seen += [card.id for card in view.hand or []]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules import words
 from rules.core import Event, Result, Seat
-from rules.iron_bridge_gorge.data import TYPE_NAMES, catalogue
+from rules.iron_bridge_gorge.data import TYPE_NAMES, rules_catalogue
 from rules.iron_bridge_gorge.moves.bank import LOAN
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState, PlayerState
 
@@ -17,7 +17,7 @@ MAJORITY_VP: dict[str, int] = {"F": 2, "I": 2, "T": 2, "C": 1, "L": 1}
 
 def score(state: State, events: list[Event]) -> None:
     """SCORING STEP: the player with the most resources of a type scores; a tie for most scores nothing."""
-    cards = catalogue()
+    cards = rules_catalogue()
     parts: list[str] = []
     scored = False
     for card_type, points in MAJORITY_VP.items():

@@ -1,14 +1,16 @@
-"""State and actions of Iron Bridge Gorge: plain pydantic models, JSON round-trippable (the views are in
-`view.py`)."""
+"""State and actions of Iron Bridge Gorge, JSON round-trippable (the views are in `view.py`): the state as
+`Record` dataclasses (the rules read its fields thousands of times a game; see `rules.core.Record`), the
+actions as pydantic models."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from rules import trade
-from rules.core import Event, FastCopy, Model, Rng, Seat
+from rules.core import Event, Model, Record, Rng, Seat
 from rules.trade import Accept, Cancel, Decline
 
 Step = Literal["initiative", "turn", "over"]
@@ -22,27 +24,30 @@ EventId = Literal["nothing", "worker-shortage", "drought", "charcoal-shortage", 
 InnovationId = Literal["steam-pumping-engines", "reverberatory-furnace", "long-wall-mining"]
 
 
-class PlayerState(FastCopy):
+@dataclass(kw_only=True)
+class PlayerState(Record):
     name: str
     coins: int = 10
     vp: int = 0
     loan: bool = False
-    hand: list[str] = Field(default_factory=list)
-    in_play: list[str] = Field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    in_play: list[str] = field(default_factory=list)
     bid: int | None = None
     """The secret initiative bid, only while the bidding is open."""
     income: int = 0
     """Net coins from this round's revenue step (revenue minus requirement payments made and received)."""
 
 
-class TradeItems(FastCopy):
-    """One side of a trade."""
+@dataclass(kw_only=True)
+class TradeItems(Record):
+    """One side of a trade (also the payload of a `Propose` action: pydantic checks the bounds when it
+    parses one)."""
 
-    coins: int = Field(default=0, ge=0, le=10_000)
-    vp: int = Field(default=0, ge=0, le=10_000)
-    hand: list[str] = Field(default_factory=list, max_length=20)
+    coins: Annotated[int, Field(ge=0, le=10_000)] = 0
+    vp: Annotated[int, Field(ge=0, le=10_000)] = 0
+    hand: Annotated[list[str], Field(max_length=20)] = field(default_factory=list)
     """Card ids from that player's hand."""
-    in_play: list[str] = Field(default_factory=list, max_length=40)
+    in_play: Annotated[list[str], Field(max_length=40)] = field(default_factory=list)
     """Card ids of that player's resources in play."""
 
     def empty(self) -> bool:
@@ -53,7 +58,8 @@ class Proposal(trade.Proposal[TradeItems]):
     """An open trade offer: `give` is what the proposer hands over, `get` what it asks from the partner."""
 
 
-class IronBridgeGorgeState(FastCopy):
+@dataclass(kw_only=True)
+class IronBridgeGorgeState(Record):
     players: list[PlayerState]
     rng: Rng
     rounds: int
@@ -61,14 +67,14 @@ class IronBridgeGorgeState(FastCopy):
     step: Step = "initiative"
     phase: Phase = "decision"
     deck: list[str]
-    discard: list[str] = Field(default_factory=list)
-    row: list[str] = Field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    row: list[str] = field(default_factory=list)
     """The Opportunity cards of this round."""
     event: EventId = "nothing"
     innovation_roll: InnovationId | None = None
     """The innovation rolled this round when the event was Innovation (new or already in play)."""
-    innovations: list[InnovationId] = Field(default_factory=list)
-    order: list[Seat] = Field(default_factory=list)
+    innovations: list[InnovationId] = field(default_factory=list)
+    order: list[Seat] = field(default_factory=list)
     """This round's turn order, set when the bids are revealed."""
     turn: int = 0
     """Index into `order` of the player whose turn it is."""
@@ -77,7 +83,7 @@ class IronBridgeGorgeState(FastCopy):
     proposal: Proposal | None = None
     bank: int = 0
     """Coins the bank has taken in minus what it paid out; the bank itself never runs out."""
-    opening: list[Event] = Field(default_factory=list)
+    opening: list[Event] = field(default_factory=list)
     """What `setup` rolled for round 1 (Development and Event steps), kept because setup has no events:
     `opening_events` hands them to the bot for the first post. States saved before it load as empty."""
 

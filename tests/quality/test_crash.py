@@ -16,6 +16,7 @@ from pathlib import Path
 from bot.app.service import GameService
 from bot.emulator.server import FakeDiscord
 from bot.storage.store import Store
+from rules import registry
 from tests.quality.support import BotProcess, moves_at_once, shows_move, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
@@ -73,7 +74,9 @@ async def test_sigkill_during_moves_loses_no_acknowledged_move_and_play_continue
                 f"\nconfirmed {len(acknowledged)}, logged {len(ids)}, unconfirmed but logged {len(set(ids) - set(acknowledged))}, errors {len(server.errors)}"
             )
             states = await GameService(store).replay(game)
-            assert states[-1].model_dump_json() == game.state, "the snapshot is not the replay of the log"
+            assert registry.get(GAME).dump_state(states[-1]) == game.state, (
+                "the snapshot is not the replay of the log"
+            )
             # The restarted bot announced every committed move (its outbox resumed what the dead one owed).
             last = log[-1]
             await until(

@@ -27,6 +27,7 @@ from bot.app.service import GameService
 from bot.emulator.driver import UserSession
 from bot.emulator.server import FakeDiscord
 from bot.storage.store import GameRecord, Store
+from rules import registry
 from tests.quality.support import BotProcess, moves_at_once, shows_move, turn_messages, until
 
 LONG = bool(os.environ.get("QUALITY_LONG"))
@@ -99,7 +100,9 @@ async def check_log(store: Store, game: GameRecord, acknowledged: list[int]) -> 
     assert not missing, f"confirmed moves missing from the log of game {game.id}: {missing}"
     assert len(acknowledged) == len(set(acknowledged))
     states = await GameService(store).replay(game)
-    assert states[-1].model_dump_json() == game.state, "the snapshot is not the replay of the log"
+    assert registry.get(game.kind).dump_state(states[-1]) == game.state, (
+        "the snapshot is not the replay of the log"
+    )
     return [i for i in ids if i is not None]
 
 

@@ -97,7 +97,7 @@ def test_the_public_board_shows_nothing_hidden():
     """Swapping a card of a hand with a different card of the deck changes that seat's board, not the public one."""
     state = _played(4, 3, 25, stop_round=3)
     holder = next(seat for seat, player in enumerate(state.players) if player.hand)
-    other = state.model_copy(deep=True)
+    other = GAME.copy_state(state)
     hand, deck = other.players[holder].hand, other.deck
     index = next(index for index, card in enumerate(deck) if card != hand[0])
     hand[0], deck[index] = deck[index], hand[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules import words
 from rules.core import Choice, Event, RuleError, Seat
-from rules.iron_bridge_gorge.data import catalogue
+from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import INTEREST, enter, require_phase
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState, Loan, PlayerState, Repay, Sell
 
@@ -23,7 +23,7 @@ def coins_at_bank(state: State, player: PlayerState) -> int:
 
 
 def choices(state: State, seat: Seat) -> list[Choice]:
-    cards = catalogue()
+    cards = rules_catalogue()
     player = state.players[seat]
     listed: list[Choice] = []
     if not player.loan:
@@ -89,5 +89,7 @@ def sell(state: State, seat: Seat, action: Sell, events: list[Event]) -> None:
     state.bank -= SALE_PRICE
     what = "card" if source == "hand" else "resource"
     events.append(
-        Event(text=f"{player.name} sold {catalogue()[card].name} ({what}) to the bank for {SALE_PRICE}.")
+        Event(
+            text=f"{player.name} sold {rules_catalogue()[card].name} ({what}) to the bank for {SALE_PRICE}."
+        )
     )

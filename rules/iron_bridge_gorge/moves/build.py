@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules.core import Choice, Event, RuleError, Seat
-from rules.iron_bridge_gorge.data import catalogue
+from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, require_phase
 from rules.iron_bridge_gorge.state import Build, IronBridgeGorgeState, PlayerState
 
@@ -20,7 +20,7 @@ def build_cost(player: PlayerState, card_id: str) -> int:
 
 def cost_beside(card_id: str, in_play: Iterable[str]) -> int:
     """`build_cost` for a seat with these cards in play (the computer player knows them from its view)."""
-    cards = catalogue()
+    cards = rules_catalogue()
     spec = cards[card_id]
     cost = spec.base_cost
     discount = spec.cost is None and "build-discount" not in spec.tags
@@ -30,7 +30,7 @@ def cost_beside(card_id: str, in_play: Iterable[str]) -> int:
 
 
 def problem(player: PlayerState, card: str) -> str | None:
-    cards = catalogue()
+    cards = rules_catalogue()
     if card not in player.hand:
         return f"You have no {cards[card].name} in your hand."
     spec = cards[card]
@@ -44,7 +44,7 @@ def problem(player: PlayerState, card: str) -> str | None:
 
 
 def choices(state: State, seat: Seat) -> list[Choice]:
-    cards = catalogue()
+    cards = rules_catalogue()
     player = state.players[seat]
     return [
         Choice(
@@ -60,7 +60,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
 
 
 def build(state: State, seat: Seat, action: Build, events: list[Event]) -> None:
-    cards = catalogue()
+    cards = rules_catalogue()
     player = state.players[seat]
     card = action.card
     require_phase(state, "build", "build")

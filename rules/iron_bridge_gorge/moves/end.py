@@ -4,7 +4,7 @@ cards. Discard excess cards.' The engine then moves on to the next turn or step.
 from __future__ import annotations
 
 from rules.core import Choice, Event, RuleError, Seat
-from rules.iron_bridge_gorge.data import catalogue
+from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.state import Discard, EndTurn, IronBridgeGorgeState
 
 State = IronBridgeGorgeState
@@ -19,7 +19,7 @@ def end_turn_choices() -> list[Choice]:
 
 
 def discard_choices(state: State, seat: Seat) -> list[Choice]:
-    cards = catalogue()
+    cards = rules_catalogue()
     return [
         Choice(
             key=f"discard:{card}",
@@ -45,5 +45,7 @@ def discard(state: State, seat: Seat, action: Discard, events: list[Event]) -> N
     player.hand.remove(action.card)
     state.discard.append(action.card)
     events.append(
-        Event(text=f"{player.name} discarded {catalogue()[action.card].name} (hand limit {HAND_LIMIT}).")
+        Event(
+            text=f"{player.name} discarded {rules_catalogue()[action.card].name} (hand limit {HAND_LIMIT})."
+        )
     )

@@ -4,7 +4,7 @@ the hand, the Expansion Phase buys more from the deck."""
 from __future__ import annotations
 
 from rules.core import Choice, Event, RuleError, Seat
-from rules.iron_bridge_gorge.data import TYPE_NAMES, catalogue
+from rules.iron_bridge_gorge.data import TYPE_NAMES, rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, names, require_phase
 from rules.iron_bridge_gorge.moves.revenue import card_revenue
 from rules.iron_bridge_gorge.state import Draw, IronBridgeGorgeState, Take
@@ -46,7 +46,7 @@ def develop(state: State, events: list[Event]) -> None:
 
 # ---- Decision Phase --------------------------------------------------------------------------------
 def take_choices(state: State) -> list[Choice]:
-    cards = catalogue()
+    cards = rules_catalogue()
     return [
         Choice(
             key=f"take:{card}",
@@ -69,7 +69,9 @@ def take(state: State, seat: Seat, action: Take, events: list[Event]) -> None:
     state.row.remove(action.card)
     player.hand.append(action.card)
     state.phase = "expansion"
-    events.append(Event(text=f"{player.name} took {catalogue()[action.card].name} from the opportunity row."))
+    events.append(
+        Event(text=f"{player.name} took {rules_catalogue()[action.card].name} from the opportunity row.")
+    )
 
 
 # ---- Expansion Phase -------------------------------------------------------------------------------
@@ -103,7 +105,7 @@ def draw(state: State, seat: Seat, action: Draw, events: list[Event]) -> None:
     events.append(
         Event(
             text=f"{player.name} paid {DRAW_COST} to draw a card.",
-            private={seat: f"You drew {catalogue()[card].name}."},
+            private={seat: f"You drew {rules_catalogue()[card].name}."},
             reveals=True,
         )
     )

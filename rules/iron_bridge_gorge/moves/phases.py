@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from rules import words
 from rules.core import Event, RuleError, Seat
-from rules.iron_bridge_gorge.data import catalogue
+from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.state import PHASES, IronBridgeGorgeState, Phase, PlayerState
 
 State = IronBridgeGorgeState
@@ -21,7 +21,7 @@ INTEREST = 1
 
 def names(ids: Iterable[str]) -> str:
     """Card names as a list in words ('Coal Mine, Canals and Roads')."""
-    cards = catalogue()
+    cards = rules_catalogue()
     return words.listed(cards[card_id].name for card_id in ids)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rules import words
 from rules.core import Event, Seat
-from rules.iron_bridge_gorge.data import Catalogue, catalogue
+from rules.iron_bridge_gorge.data import Catalogue, rules_catalogue
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState
 
 State = IronBridgeGorgeState
@@ -170,7 +170,7 @@ def roll_event(state: State, events: list[Event]) -> None:
 def collect(state: State, events: list[Event]) -> None:
     """REVENUE STEP: every seat is paid its gross revenue first, then each pays its missing requirements
     (to the owner, else the bank) as far as its coins go."""
-    cards = catalogue()
+    cards = rules_catalogue()
     in_play = [player.in_play for player in state.players]
     reports = [
         revenue_report(cards, in_play, seat, state.event, state.innovations)

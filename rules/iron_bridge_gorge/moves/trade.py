@@ -12,7 +12,7 @@ from typing import Any
 
 from rules import trade, words
 from rules.core import Choice, Event, RuleError, Seat, TradeForm, TradeGood, TradePartner
-from rules.iron_bridge_gorge.data import catalogue
+from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, names, require_phase
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState, PlayerState, Proposal, Propose, TradeItems
 
@@ -74,7 +74,7 @@ def _remove(pool: list[str], cards: list[str]) -> None:
 
 
 def _shape_problem(state: State, proposal: Proposal) -> str | None:
-    cards = catalogue()
+    cards = rules_catalogue()
     if proposal.partner == proposal.proposer or not 0 <= proposal.partner < len(state.players):
         return "Choose another player to trade with."
     if proposal.give.empty() and proposal.get.empty():
@@ -183,7 +183,7 @@ def offer_choices(state: State, seat: Seat) -> list[Choice]:
 
 
 def _sell_offers(player: PlayerState, partner: Seat, other: PlayerState) -> list[Choice]:
-    cards = catalogue()
+    cards = rules_catalogue()
     return [
         Choice(
             key=f"offer:{partner}:{card}",
@@ -201,7 +201,7 @@ def _sell_offers(player: PlayerState, partner: Seat, other: PlayerState) -> list
 
 
 def _buy_offers(partner: Seat, other: PlayerState) -> list[Choice]:
-    cards = catalogue()
+    cards = rules_catalogue()
     return [
         Choice(
             key=f"ask:{partner}:{card}",
@@ -220,7 +220,7 @@ def _buy_offers(partner: Seat, other: PlayerState) -> list[Choice]:
 
 # ---- the trade composer --------------------------------------------------------------------------
 def _public(owner: PlayerState) -> list[TradeGood]:
-    cards = catalogue()
+    cards = rules_catalogue()
     listed = [
         TradeGood(key="coins", label="coins", most=owner.coins),
         TradeGood(key="vp", label="VP", most=owner.vp),
@@ -235,7 +235,7 @@ def _public(owner: PlayerState) -> list[TradeGood]:
 def form(state: State, seat: Seat) -> TradeForm:
     """The proposer sees their own hand and everyone's resources in play, but only the names of cards
     another player might hold, never how many (a hand is private until the trade is accepted)."""
-    cards = catalogue()
+    cards = rules_catalogue()
     player = state.players[seat]
     in_hand = Counter(player.hand)
     gives = _public(player) + [

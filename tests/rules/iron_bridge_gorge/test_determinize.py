@@ -126,7 +126,7 @@ def test_cards_stay_with_the_seat_that_sees_them() -> None:
 def _swapped(state: State, seat: int) -> State:
     """The same position with hidden facts changed by hand: the deck order, a card swapped between an
     opponent's hand and the deck, an opponent's secret bid."""
-    other = state.model_copy(deep=True)
+    other = GAME.copy_state(state)
     other.deck.reverse()
     opponent = other.players[(seat + 1) % len(other.players)]
     offered = other.proposal is not None and other.proposal.proposer == (seat + 1) % len(other.players)
