@@ -1,13 +1,14 @@
 """State and actions of Iron Bridge Gorge, JSON round-trippable (the views are in `view.py`): the state as
-`Record` dataclasses (the rules read its fields thousands of times a game; see `rules.core.Record`), the
+`Record` pydantic dataclasses (the rules read its fields thousands of times a game; see `rules.core.Record`), the
 actions as pydantic models."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from rules import trade
 from rules.core import Event, Model, Record, Rng, Seat
