@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from rules.city_heroes.data import NATURALS, catalogue
+from rules.city_heroes.data import NATURALS, rules_catalogue
 from rules.city_heroes.view import CityHeroesView, TileView
 from rules.core import Choice, Seat
 from rules.policy import GreedyPolicy
@@ -124,21 +124,21 @@ the craft is only a spent worker. The reference does not (`REFERENCE_PRIOR`)."""
 @cache
 def _building(building_id: str) -> tuple[int, int]:
     """(prestige, influence) a building gives every turn."""
-    spec = catalogue().buildings.get(building_id)
+    spec = rules_catalogue().buildings.get(building_id)
     return (spec.prestige, spec.influence) if spec is not None else (0, 0)
 
 
 @cache
 def _gather(building_id: str | None) -> tuple[int, bool]:
     """(extra copies, mines) a tile's building adds to its resource."""
-    spec = catalogue().buildings.get(building_id or "")
+    spec = rules_catalogue().buildings.get(building_id or "")
     return (spec.gather_extra, spec.mines) if spec is not None else (0, False)
 
 
 @cache
 def _timber_per_plank() -> int:
     """The designed recipe's Timber for one Plank, so the Timber held counts as the Planks it makes."""
-    return catalogue().recipes["planks"].input.get("timber", 1)
+    return rules_catalogue().recipes["planks"].input.get("timber", 1)
 
 
 def _cleanups_left(view: CityHeroesView) -> int:
@@ -149,7 +149,7 @@ def rival_end(view: CityHeroesView) -> int:
     """The rival's prestige at the end of the game: its growth is public data."""
     if view.phase == "over":
         return view.rival_prestige
-    growth = catalogue().rival.rival.growth
+    growth = rules_catalogue().rival.rival.growth
     players = len(view.seats)
     return view.rival_prestige + sum(
         growth[min(turn, len(growth)) - 1] * players for turn in range(view.turn, view.turns + 1)
@@ -159,7 +159,7 @@ def rival_end(view: CityHeroesView) -> int:
 def _work_rates(view: CityHeroesView, tile: TileView, left: int) -> tuple[float, float]:
     """(prestige, owner influence) a public work will have produced by the end: in full once finished,
     else the share of its stages built times the turns it may still run after the stages left."""
-    spec = catalogue().works[tile.work or ""]
+    spec = rules_catalogue().works[tile.work or ""]
     if tile.stages >= tile.stages_needed:
         return spec.prestige * left, spec.owner_influence * left
     share = (tile.stages + 1) / (tile.stages_needed + 1)

@@ -1,13 +1,16 @@
-"""State and actions of City Heroes: plain pydantic models, JSON round-trippable."""
+"""State and actions of City Heroes, JSON round-trippable: the state as `Record` dataclasses (the rules
+read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as pydantic
+models."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from rules import trade
-from rules.core import FastCopy, Model, Rng, Seat, copied
+from rules.core import FlatRecord, Model, Record, Rng, Seat, copied
 from rules.trade import Accept, Cancel, Decline
 
 __all__ = ["Accept", "Cancel", "Decline"]  # the shared answers, in this game's action union
@@ -18,7 +21,8 @@ Terrain = Literal["hill", "plain"]
 ActionKind = Literal["buy", "garrison", "plant", "build", "upgrade", "works", "craft", "trade", "pillage"]
 
 
-class Tile(FastCopy):
+@dataclass(kw_only=True)
+class Tile(FlatRecord):
     id: int
     """1-based: T1, T2, ..."""
     q: int
@@ -41,11 +45,9 @@ class Tile(FastCopy):
     """Weapons that attacked this turn: flipped, they neither pillage nor defend until the Cleanup."""
     pillaged: bool = False
 
-    def _fields_copy(self) -> dict[str, Any]:
-        return self.__dict__.copy()  # scalars only
 
-
-class PlayerState(FastCopy):
+@dataclass(kw_only=True)
+class PlayerState(Record):
     name: str
     stock: dict[str, int]
     ducats: int
@@ -59,13 +61,13 @@ class PlayerState(FastCopy):
     bought: int = 0
     """Tiles bought this turn."""
     passed: bool = False
-    tokens: dict[str, int] = Field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
     """Exchange token positions: rival row id -> steps right; 'sales'/'purchase' -> prestige steps down."""
     rate_moves: int = 0
     """Market token moves earned and not yet made."""
     prestige_moves: int = 0
     """Festival Grounds token moves earned and not yet made."""
-    exchanged: dict[str, int] = Field(default_factory=dict)
+    exchanged: dict[str, int] = field(default_factory=dict)
     """Lots exchanged with the rival this phase, by row."""
 
     def _fields_copy(self) -> dict[str, Any]:
@@ -80,7 +82,8 @@ class Proposal(trade.Proposal[dict[str, int]]):
     """An open offer between two players (rules/trade.py): resources and ducats, by name."""
 
 
-class Raid(FastCopy):
+@dataclass(kw_only=True)
+class Raid(Record):
     """A pillage waiting for the attacker's loot and casualty choices."""
 
     attacker: Seat
@@ -91,13 +94,14 @@ class Raid(FastCopy):
     committed: dict[int, int]
     # What the defender lost, kept for their summary when the raid ends ('In a network game, the player
     # whose tile is pillaged will receive a summary of what was looted and how many defenders were lost').
-    taken: dict[str, int] = {}
+    taken: dict[str, int] = field(default_factory=dict)
     defenders_lost: int = 0
     influence_lost: int = 0
     tokens_lost: int = 0
 
 
-class CityHeroesState(FastCopy):
+@dataclass(kw_only=True)
+class CityHeroesState(Record):
     players: list[PlayerState]
     rng: Rng
     tiles: list[Tile]
@@ -117,16 +121,16 @@ class CityHeroesState(FastCopy):
     bank_ducats: int
     prestige: int = 0
     rival_prestige: int
-    unique_built: list[str] = Field(default_factory=list)
+    unique_built: list[str] = field(default_factory=list)
     """Level 3 buildings that exist (only one each in the game)."""
-    works_placed: list[str] = Field(default_factory=list)
-    outside: dict[str, int] = Field(default_factory=dict)
+    works_placed: list[str] = field(default_factory=list)
+    outside: dict[str, int] = field(default_factory=dict)
     """Net resources that left the game (lost weapons, sales to the rival minus purchases)."""
     outside_ducats: int = 0
     """Net ducats the rival city paid in (negative: it received more than it paid)."""
     proposal: Proposal | None = None
     raid: Raid | None = None
-    log_pillaged: list[int] = Field(default_factory=list)
+    log_pillaged: list[int] = field(default_factory=list)
     """Tiles pillaged this turn, in order."""
 
     def _fields_copy(self) -> dict[str, Any]:
@@ -137,7 +141,7 @@ class CityHeroesState(FastCopy):
 
 
 def _flat_copies(tiles: list[Tile]) -> list[Tile]:
-    """Copies of the map's tiles (flat models: a copy of each `__dict__`), without the generic path's
+    """Copies of the map's tiles (flat records: a copy of each `__dict__`), without the generic path's
     per-value dispatch: the map is most of the state."""
     return [tile._clone(tile.__dict__.copy()) for tile in tiles]
 

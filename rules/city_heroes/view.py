@@ -3,6 +3,7 @@ in progress, the final scoreboard) and the state -> view logic."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any, Literal, TypeVar
@@ -219,8 +220,9 @@ def _rates(
     return tuple(rates)
 
 
-_TILE_FIELDS = itemgetter(*Tile.model_fields)
-"""A tile's field values in the model's order: the key of its cached view."""
+_TILE_NAMES = tuple(f.name for f in fields(Tile))
+_TILE_FIELDS = itemgetter(*_TILE_NAMES)
+"""A tile's field values in the record's order: the key of its cached view."""
 
 
 def _tile_view(tile: Tile) -> TileView:
@@ -228,10 +230,10 @@ def _tile_view(tile: Tile) -> TileView:
 
 
 @lru_cache(maxsize=8192)
-def _tile_view_of(fields: tuple) -> TileView:
+def _tile_view_of(values: tuple) -> TileView:
     """A tile's view from its field values: a position changes a few tiles, so the other views are
     reused (views share these objects and never change them)."""
-    tile = Tile.model_construct(**dict(zip(Tile.model_fields, fields, strict=True)))
+    tile = Tile(**dict(zip(_TILE_NAMES, values, strict=True)))
     stages_needed = _work_tables(catalogue())[0]
     return _built(
         TileView,

@@ -122,7 +122,7 @@ def test_the_public_picture_depends_only_on_the_public_view():
     """Two states that differ only in a trade offer's terms (which only its two parties see)."""
     state = _play(4, 3, stop=lambda s: s.turn >= 3 and s.phase == "interaction")
     proposer, partner, outsider = state.current, (state.current + 1) % 3, (state.current + 2) % 3
-    one, two = state.model_copy(deep=True), state.model_copy(deep=True)
+    one, two = GAME.copy_state(state), GAME.copy_state(state)
     one.proposal = Proposal(proposer=proposer, partner=partner, give={"wheat": 2}, get={"stone": 1})
     two.proposal = Proposal(proposer=proposer, partner=partner, give={"timber": 1}, get={"ducats": 3})
     assert GAME.view(one, None) == GAME.view(two, None)
@@ -293,7 +293,7 @@ def _magenta(png: bytes) -> int:
 def test_changes_mark_the_tiles_and_the_strip_cells_that_changed():
     state = _play(14, 3, stop=lambda s: s.turn >= 2 and s.phase == "construction")
     old = GAME.view(state, None)
-    after = state.model_copy(deep=True)
+    after = GAME.copy_state(state)
     neutral = next(tile for tile in after.tiles if tile.owner is None)
     neutral.owner, neutral.house = 1, "house"
     owned = next(tile for tile in after.tiles if tile.owner == 2)

@@ -4,7 +4,7 @@ main slot)."""
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.data import catalogue
+from rules.city_heroes.data import rules_catalogue
 from rules.city_heroes.moves.common import (
     cost,
     cost_text,
@@ -32,7 +32,7 @@ def build_problem(
 ) -> str | None:
     """Why the seat may not build `building` on `spot` now (None: it may); `price`: its `cost`, when
     the caller has it."""
-    spec = catalogue().buildings.get(building)
+    spec = rules_catalogue().buildings.get(building)
     if spec is None or spec.level != 1 or spec.track != "main":
         return f"{name(building)} is not a level 1 building you can build (upgrade to it instead)."
     if spot.owner != seat:
@@ -58,7 +58,7 @@ def build_choices(state: State, seat: Seat) -> list[Choice]:
     for spot in owned(state, seat):
         if spot.building is not None or spot.work is not None:
             continue
-        for spec in catalogue().buildings.values():
+        for spec in rules_catalogue().buildings.values():
             if spec.level != 1 or spec.track != "main":
                 continue
             price = prices.get(spec.id)
@@ -87,7 +87,7 @@ def upgrade_problem(
 ) -> str | None:
     """Why the seat may not upgrade `spot` to `target` now (None: it may); `price`: its `cost`, when
     the caller has it."""
-    cat = catalogue()
+    cat = rules_catalogue()
     spec = cat.buildings.get(target)
     if spec is None or spec.level == 1:
         return f"{name(target)} is not an upgrade."
@@ -110,7 +110,7 @@ def upgrade_problem(
 
 
 def upgrade_choices(state: State, seat: Seat) -> list[Choice]:
-    cat = catalogue()
+    cat = rules_catalogue()
     choices = []
     discount = discounts(state, seat)
     prices: dict[str, dict[str, int]] = {}  # a target's cost is the same on every tile
@@ -136,7 +136,7 @@ def upgrade_choices(state: State, seat: Seat) -> list[Choice]:
 
 
 def on_built(state: State, seat: Seat, building: str) -> None:
-    spec = catalogue().buildings[building]
+    spec = rules_catalogue().buildings[building]
     player = state.players[seat]
     if spec.idle_workers:
         player.idle += spec.idle_workers
@@ -153,7 +153,7 @@ def apply_build(state: State, seat: Seat, action: BuildAction, events: list[Even
     problem = build_problem(state, seat, spot, building)
     if problem:
         raise RuleError(problem)
-    spec = catalogue().buildings[building]
+    spec = rules_catalogue().buildings[building]
     price = cost(state, seat, spec.cost, building)
     pay(state, seat, price)
     spot.building = building
@@ -171,7 +171,7 @@ def apply_upgrade(state: State, seat: Seat, action: Upgrade, events: list[Event]
     problem = upgrade_problem(state, seat, spot, target)
     if problem:
         raise RuleError(problem)
-    spec = catalogue().buildings[target]
+    spec = rules_catalogue().buildings[target]
     price = cost(state, seat, spec.cost, target)
     pay(state, seat, price)
     old = spot.house if spec.track == "house" else spot.building

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import words
-from rules.city_heroes.data import NATURALS, RESOURCES, BuildingSpec, catalogue
+from rules.city_heroes.data import NATURALS, RESOURCES, BuildingSpec, rules_catalogue
 from rules.city_heroes.moves.common import adjacent, give, goods_text, has, name, owned, pay_ducats, work_done
 from rules.city_heroes.state import CityHeroesState, Tile
 from rules.core import Event, Seat
@@ -30,14 +30,14 @@ SCHOLARLY = ("school", "college", "university")
 
 
 def rival_growth(state: State) -> int:
-    growth = catalogue().rival.rival.growth
+    growth = rules_catalogue().rival.rival.growth
     return growth[min(state.turn, len(growth)) - 1] * len(state.players)
 
 
 def gathered(state: State, spot: Tile) -> int:
     """'one resource of each type that is on a tile they own', +1 Mine/Foraging Hut, +2 Gathering Hut,
     +3 Harvesting Plant (or a finished Carrariae); Iron and Gold only with a Mine (or its upgrades)."""
-    cat = catalogue()
+    cat = rules_catalogue()
     spec = cat.buildings[spot.building] if spot.building else None
     carrariae = spot.work == "carrariae" and work_done(state, spot)
     if spot.resource in ("iron", "gold") and not ((spec and spec.mines) or carrariae):
@@ -93,7 +93,7 @@ def _bank_dividends(state: State, lines: Lines) -> None:
     """2. Building bonuses, the Bank first."""
     for spot in state.tiles:
         if spot.owner is not None and spot.house == "bank":
-            spec = catalogue().buildings["bank"]
+            spec = rules_catalogue().buildings["bank"]
             player = state.players[spot.owner]
             paid = pay_ducats(state, spot.owner, min(spec.dividend_max, player.ducats // spec.dividend_per))
             if paid:
@@ -125,7 +125,7 @@ def _taxes(state: State, lines: Lines) -> None:
 
 def _rotate(state: State, seat: Seat, lines: Lines) -> None:
     """6. Worker rotation (early rest from buildings, wheat feeds idle workers)."""
-    buildings = catalogue().buildings
+    buildings = rules_catalogue().buildings
     player = state.players[seat]
     player.ready += player.idle
     player.idle = player.busy
@@ -175,7 +175,7 @@ def _building_bonuses(state: State, lines: Lines) -> None:
         city_workers=sum(player.workers for player in state.players),
         manors=[has(state, seat, "manor") for seat in range(len(state.players))],
     )
-    buildings = catalogue().buildings
+    buildings = rules_catalogue().buildings
     for spot in state.tiles:
         if spot.owner is None:
             continue
@@ -335,7 +335,7 @@ def festival(state: State, grounds: Tile, seen: set[int], lines: Lines) -> None:
 # ---- public works ----------------------------------------------------------------------------------
 def _works_bonuses(state: State, lines: Lines) -> None:
     """4. Public works: prestige, the owner's influence, then each work's own bonus."""
-    works = catalogue().works
+    works = rules_catalogue().works
     for spot in state.tiles:
         if not spot.work or not work_done(state, spot):
             continue

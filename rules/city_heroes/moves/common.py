@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 from rules import words
 from rules.city_heroes import board
-from rules.city_heroes.data import catalogue
+from rules.city_heroes.data import rules_catalogue
 from rules.city_heroes.state import ActionKind, CityHeroesState, PlayerState, Tile
 from rules.core import RuleError, Seat
 
@@ -81,11 +81,11 @@ def has(state: State, seat: Seat, building: str, table: Counts | None = None) ->
 
 
 def work_done(state: State, tile: Tile) -> bool:
-    return tile.work is not None and tile.stages >= catalogue().works[tile.work].stages
+    return tile.work is not None and tile.stages >= rules_catalogue().works[tile.work].stages
 
 
 def name(key: str) -> str:
-    cat = catalogue()
+    cat = rules_catalogue()
     if key in cat.buildings:
         return cat.buildings[key].name
     if key in cat.works:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.data import catalogue
+from rules.city_heroes.data import rules_catalogue
 from rules.city_heroes.moves.common import cost_text, give, goods_text, has, name, owned, pay, start, tile
 from rules.city_heroes.state import CityHeroesState, Craft, Produce
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -13,7 +13,7 @@ State = CityHeroesState
 
 def craft_count(state: State, seat: Seat, good: str) -> tuple[int, dict[str, int]] | str:
     """How many of `good` the seat can craft now and the input of one, or why not."""
-    recipe = catalogue().recipes.get(good)
+    recipe = rules_catalogue().recipes.get(good)
     if recipe is None:
         return f"{good} cannot be crafted."
     if recipe.needs and not any(has(state, seat, need) for need in recipe.needs):
@@ -35,7 +35,7 @@ def craft_choices(state: State, seat: Seat) -> list[Choice]:
     if state.acted is None and state.players[seat].ready < 1:
         return []
     choices = []
-    for good in catalogue().recipes:
+    for good in rules_catalogue().recipes:
         found = craft_count(state, seat, good)
         if isinstance(found, str):
             continue
@@ -74,7 +74,7 @@ def apply_craft(state: State, seat: Seat, action: Craft, events: list[Event]) ->
 
 def produce_choices(state: State, seat: Seat) -> list[Choice]:
     """Construction phase: switch a production building to another of its outputs (a free choice)."""
-    buildings = catalogue().buildings
+    buildings = rules_catalogue().buildings
     choices = []
     for spot in owned(state, seat):
         if spot.building and buildings[spot.building].produces:
@@ -99,7 +99,7 @@ def apply_produce(state: State, seat: Seat, action: Produce, events: list[Event]
         raise RuleError("Production is set in the Construction phase.")
     if spot.owner != seat or spot.building is None:
         raise RuleError(f"You have no production building on T{action.tile}.")
-    modes = [production.mode for production in catalogue().buildings[spot.building].produces]
+    modes = [production.mode for production in rules_catalogue().buildings[spot.building].produces]
     if mode not in modes:
         raise RuleError(f"{words.a(name(spot.building), start=True)} makes: {', '.join(modes) or 'nothing'}.")
     spot.mode = mode

@@ -7,7 +7,7 @@ import functools
 from typing import Any
 
 from rules import words
-from rules.city_heroes.data import NATURALS, RESOURCES, Catalogue, catalogue
+from rules.city_heroes.data import NATURALS, RESOURCES, Catalogue, rules_catalogue
 from rules.city_heroes.moves.common import Counts, counts, has, pay_ducats
 from rules.city_heroes.state import BankTrade, CityHeroesState, InfluenceTrade, PlayerState, RivalTrade, Token
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -53,7 +53,7 @@ def _bank_choices(cat: Catalogue) -> tuple[dict[str, tuple[Choice, int]], dict[s
 
 def bank_price(resource: str) -> tuple[int, int]:
     """(what the bank pays, what it asks)."""
-    return _bank_prices(catalogue())[resource]
+    return _bank_prices(rules_catalogue())[resource]
 
 
 def rate_position(state: State, seat: Seat, row: str, table: Counts | None = None) -> int:
@@ -69,7 +69,7 @@ def rival_limit(state: State, seat: Seat, table: Counts | None = None) -> int:
 
 def rival_terms(state: State, seat: Seat, row: str, table: Counts | None = None) -> tuple[int, int, int]:
     """(give, get, prestige) of one lot on `row` for `seat`."""
-    cat = catalogue()
+    cat = rules_catalogue()
     table = table if table is not None else counts(state)
     spec = cat.rows[row]
     give, get = spec.rates[rate_position(state, seat, row, table)]
@@ -82,7 +82,7 @@ def rival_terms(state: State, seat: Seat, row: str, table: Counts | None = None)
 
 
 def rival_problem(state: State, seat: Seat, row: str, lots: int, table: Counts | None = None) -> str | None:
-    cat = catalogue()
+    cat = rules_catalogue()
     if row not in cat.rows:
         return f"The rival city has no {row!r} exchange."
     table = table if table is not None else counts(state)
@@ -121,7 +121,7 @@ def bank_problem(state: State, seat: Seat, resource: str, count: int, sell: bool
 
 def _bank_offers(state: State, player: PlayerState) -> list[Choice]:
     choices = []
-    buys, sells = _bank_choices(catalogue())
+    buys, sells = _bank_choices(rules_catalogue())
     for resource in RESOURCES:
         asks, pays = buys[resource][1], sells[resource][1]
         if state.bank[resource] >= 1 and player.ducats >= asks:
@@ -132,7 +132,7 @@ def _bank_offers(state: State, player: PlayerState) -> list[Choice]:
 
 
 def _rival_offers(state: State, seat: Seat) -> list[Choice]:
-    cat = catalogue()
+    cat = rules_catalogue()
     player = state.players[seat]
     table = counts(state)
     bazaars = has(state, seat, "grand-bazaar", table)
@@ -199,7 +199,7 @@ def token_choices(state: State, seat: Seat) -> list[Choice]:
     player = state.players[seat]
     choices = []
     if player.rate_moves:
-        for row in catalogue().rows:
+        for row in rules_catalogue().rows:
             if player.tokens.get(row, 0) < 4:
                 choices.append(
                     built_choice(
@@ -235,7 +235,7 @@ def apply_token(state: State, seat: Seat, action: Token, events: list[Event]) ->
             raise RuleError(f"Your {row} prestige token is already at the bottom.")
         player.prestige_moves -= 1
     else:
-        if row not in catalogue().rows:
+        if row not in rules_catalogue().rows:
             raise RuleError(f"There is no exchange row {row!r}.")
         if player.rate_moves < 1:
             raise RuleError("Each Market lets you move an exchange token once; you have no move left.")
@@ -282,7 +282,7 @@ def _rival_trade(state: State, seat: Seat, action: RivalTrade, events: list[Even
     if problem:
         raise RuleError(problem)
     give, get, prestige = rival_terms(state, seat, row)
-    resource = catalogue().rows[row].resource
+    resource = rules_catalogue().rows[row].resource
     player.exchanged[row] = player.exchanged.get(row, 0) + lots
     if row.startswith("sell-"):
         player.stock[resource] -= give * lots

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import words
-from rules.city_heroes.data import RESOURCES, catalogue
+from rules.city_heroes.data import RESOURCES, rules_catalogue
 from rules.city_heroes.moves.common import adjacent, goods_text, pay, start, tile, work_done
 from rules.city_heroes.state import Casualty, CityHeroesState, Loot, Pillage, Raid, Tile
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -16,7 +16,7 @@ State = CityHeroesState
 
 def attack_bonus(state: State, seat: Seat, target: int) -> int:
     return sum(
-        catalogue().buildings[state.tiles[other - 1].building].attack  # type: ignore[index]
+        rules_catalogue().buildings[state.tiles[other - 1].building].attack  # type: ignore[index]
         for other in adjacent(state, target)
         if state.tiles[other - 1].owner == seat and state.tiles[other - 1].building
     )
@@ -25,7 +25,7 @@ def attack_bonus(state: State, seat: Seat, target: int) -> int:
 def defence(state: State, target: Tile) -> int:
     """Garrison on the tile + Barracks/Fort/Castle of the defender's tiles next to it and on it +
     Kronborg's +3 for every tile next to it (and its own)."""
-    cat = catalogue()
+    cat = rules_catalogue()
     total = target.garrison
     for tile_id in (target.id, *adjacent(state, target.id)):
         spot = state.tiles[tile_id - 1]

@@ -4,7 +4,7 @@ stone on the hills around it)."""
 from __future__ import annotations
 
 from rules import words
-from rules.city_heroes.data import catalogue
+from rules.city_heroes.data import rules_catalogue
 from rules.city_heroes.moves.common import adjacent, cost, discounts, name, pay, shortfall, start, tile
 from rules.city_heroes.state import CityHeroesState, Found, Stage, Tile
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -13,7 +13,7 @@ State = CityHeroesState
 
 
 def found_problem(state: State, seat: Seat, spot: Tile, work: str) -> str | None:
-    spec = catalogue().works.get(work)
+    spec = rules_catalogue().works.get(work)
     if spec is None:
         return f"There is no public work called {work!r}."
     if work in state.works_placed:
@@ -37,7 +37,7 @@ def found_problem(state: State, seat: Seat, spot: Tile, work: str) -> str | None
 def stage_problem(state: State, seat: Seat, spot: Tile) -> str | None:
     if spot.work is None:
         return f"T{spot.id} holds no public work."
-    spec = catalogue().works[spot.work]
+    spec = rules_catalogue().works[spot.work]
     if spot.stages >= spec.stages:
         return f"The {spec.name} is already finished."
     short = shortfall(state.players[seat], cost(state, seat, spec.stage))
@@ -47,7 +47,7 @@ def stage_problem(state: State, seat: Seat, spot: Tile) -> str | None:
 
 
 def _stage_choices(state: State, seat: Seat, discount: dict[str, int]) -> list[Choice]:
-    works = catalogue().works
+    works = rules_catalogue().works
     player = state.players[seat]
     choices = []
     for spot in state.tiles:
@@ -70,7 +70,7 @@ def _stage_choices(state: State, seat: Seat, discount: dict[str, int]) -> list[C
 def _found_choices(state: State, seat: Seat, discount: dict[str, int]) -> list[Choice]:
     player = state.players[seat]
     choices = []
-    for spec in catalogue().works.values():
+    for spec in rules_catalogue().works.values():
         if spec.id in state.works_placed:
             continue
         if shortfall(player, cost(state, seat, spec.foundation, discount=discount)):
@@ -117,7 +117,7 @@ def apply_found(state: State, seat: Seat, action: Found, events: list[Event]) ->
     problem = found_problem(state, seat, spot, work)
     if problem:
         raise RuleError(problem)
-    spec = catalogue().works[work]
+    spec = rules_catalogue().works[work]
     pay(state, seat, cost(state, seat, spec.foundation))
     spot.work = work
     spot.stages = 0
@@ -133,7 +133,7 @@ def apply_stage(state: State, seat: Seat, action: Stage, events: list[Event]) ->
     problem = stage_problem(state, seat, spot)
     if problem:
         raise RuleError(problem)
-    spec = catalogue().works[spot.work]  # type: ignore[index]
+    spec = rules_catalogue().works[spot.work]  # type: ignore[index]
     pay(state, seat, cost(state, seat, spec.stage))
     spot.stages += 1
     state.acted = "works"

@@ -76,7 +76,7 @@ def _other_terms(state: CityHeroesState) -> CityHeroesState | None:
     other = next((o for o in offers if o != (proposal.give, proposal.get)), None)
     if other is None:
         return None
-    twin = state.model_copy(deep=True)
+    twin = GAME.copy_state(state)
     twin.proposal.give, twin.proposal.get = other
     return twin
 

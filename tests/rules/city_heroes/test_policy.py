@@ -99,7 +99,7 @@ def test_at_two_players_a_smaller_city_lead_is_safe():
     reference = reference_policy("city-heroes").evaluate
 
     def point(evaluate) -> float:
-        plus = state.model_copy(deep=True)
+        plus = GAME.copy_state(state)
         plus.prestige += 1
         return evaluate(GAME.view(plus, 0), 0) - evaluate(GAME.view(state, 0), 0)
 
