@@ -1,13 +1,14 @@
-"""State and actions of City Heroes, JSON round-trippable: the state as `Record` dataclasses (the rules
+"""State and actions of City Heroes, JSON round-trippable: the state as `Record` pydantic dataclasses (the rules
 read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as pydantic
 models."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from rules import trade
 from rules.core import FlatRecord, Model, Record, Rng, Seat, copied
