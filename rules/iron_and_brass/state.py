@@ -1,6 +1,6 @@
-"""State and actions of Iron & Brass, JSON round-trippable: the state as `Record` dataclasses (the rules
-read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as pydantic
-models.
+"""State and actions of Iron & Brass, JSON round-trippable: the state as `Record` pydantic dataclasses (the
+rules read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as
+pydantic models.
 
 Squares are written as on the map: a column letter then a row number, "A1" being the bottom-left
 corner of the first seat's base row. In the state a square is `[column, row]`, both from 0.
@@ -8,10 +8,11 @@ corner of the first seat's base row. In the state a square is `[column, row]`, b
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from rules.core import FlatRecord, Model, Record, Rng, Seat
 
