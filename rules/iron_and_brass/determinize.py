@@ -45,7 +45,7 @@ def picking_options(state: IronAndBrassState, kind: str) -> list[str]:
 
     Picking changes nothing but `picking`, so the first-step menu of the position without it lists
     exactly the picks that were open, the true one among them."""
-    probe = state.model_copy(deep=True)
+    probe = GAME.copy_state(state)
     probe.picking = None
     options = set()
     for choice in GAME.legal_actions(probe, probe.current):

@@ -21,7 +21,7 @@ from rules.iron_and_brass import choices, scoring
 from rules.iron_and_brass import view as views
 from rules.iron_and_brass.board import base_row
 from rules.iron_and_brass.catalogue import entries as catalogue_entries
-from rules.iron_and_brass.data import Catalogue, PieceSpec, catalogue
+from rules.iron_and_brass.data import Catalogue, PieceSpec, rules_catalogue
 from rules.iron_and_brass.moves import build, combat, economy, movement, repair
 from rules.iron_and_brass.moves.common import d3, place, spec
 from rules.iron_and_brass.state import (
@@ -121,7 +121,8 @@ class IronAndBrass(Game[IronAndBrassState]):
 
     @property
     def cards(self) -> Catalogue:
-        return catalogue()
+        """The pieces as the rules read them: read-only records (`rules_catalogue`)."""
+        return rules_catalogue()
 
     def catalogue(self) -> list[CatalogueEntry]:
         """Every unit, structure and advantage token, for `/card`."""

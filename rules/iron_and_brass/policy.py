@@ -62,7 +62,7 @@ from typing import Any
 
 from rules.core import Choice, Game, RuleError, Seat
 from rules.iron_and_brass.board import manhattan
-from rules.iron_and_brass.data import FACTORY, catalogue
+from rules.iron_and_brass.data import FACTORY, rules_catalogue
 from rules.iron_and_brass.state import parse_square
 from rules.iron_and_brass.view import IronAndBrassView, PieceView
 from rules.policy import GreedyPolicy
@@ -81,7 +81,7 @@ WIN = 1000.0
 
 @cache
 def _worth(kind: str) -> int:
-    spec = catalogue()[kind]
+    spec = rules_catalogue()[kind]
     return spec.gold + spec.crew
 
 
@@ -240,7 +240,7 @@ def _move_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> f
 
 
 def _pick_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
-    spec = catalogue()[action["item"]]
+    spec = rules_catalogue()[action["item"]]
     owned = {p.kind for p in view.pieces if p.owner == seat} | {
         b.kind for b in view.builds if b.owner == seat
     }
@@ -364,7 +364,7 @@ def read(view: IronAndBrassView, seat: Seat, choices: list[Choice]) -> Reading:
     home = next((p.square for p in mine if p.kind in COMMANDS), None)
     target = next((p.square for p in view.pieces if p.owner != seat and p.kind in COMMANDS), None)
     spotter = 1 if view.seats[1 - seat].tokens.get("spotter", 0) else 0
-    cards = catalogue()
+    cards = rules_catalogue()
     threats = tuple(
         (_where(p.square, view.size), _strike(p.range, p.move, p.category) + spotter)
         for p in view.pieces
@@ -426,7 +426,7 @@ class Strategy:
         standing or under way (then the plan saves for it), and its tokens not used up (an
         affordable item missing from the choice list is used up or has no room: the plan moves
         on)."""
-        cards = catalogue()
+        cards = rules_catalogue()
         for item, count in self.order:
             if reading.have[item] >= count:
                 continue
@@ -465,20 +465,20 @@ class Strategy:
             return self.move_value(reading, action)
         if kind in ("repair", "heal"):
             piece = reading.piece(action["square"])
-            worth = 0 if piece is None else catalogue()[piece.kind].gold
+            worth = 0 if piece is None else rules_catalogue()[piece.kind].gold
             return 0.5 * worth - (1.0 if kind == "repair" else 0.0)
         if kind == "back":
             return NEVER
         return 0.0  # end turn
 
     def mine_value(self, reading: Reading, wanted: str | None) -> float:
-        if wanted is not None and reading.gold < catalogue()[wanted].gold:
+        if wanted is not None and reading.gold < rules_catalogue()[wanted].gold:
             return self.saving_mine
         return self.spare_mine
 
     def hire_value(self, reading: Reading, wanted: str | None) -> float:
         """A crew when the next build needs one, or a spare for repairs."""
-        if wanted is not None and catalogue()[wanted].crew > reading.crew:
+        if wanted is not None and rules_catalogue()[wanted].crew > reading.crew:
             return self.saving_mine + 1.0
         return 0.5 if reading.crew < 1 else -1.0
 
@@ -507,7 +507,7 @@ class Strategy:
         """Where a new piece goes: units as close to the enemy Headquarters as their factory allows;
         Turrets in front of the Headquarters; other structures on the base row, beside it but not in
         front (the Turrets' squares)."""
-        spec = catalogue()[item]
+        spec = rules_catalogue()[item]
         if spec.military:
             return -manhattan(square, reading.target) if reading.target else 0.0
         hq_col, hq_row = reading.home

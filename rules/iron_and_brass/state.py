@@ -1,4 +1,6 @@
-"""State and actions of Iron & Brass: plain pydantic models, JSON round-trippable.
+"""State and actions of Iron & Brass, JSON round-trippable: the state as `Record` pydantic dataclasses (the
+rules read its fields tens of thousands of times a game; see `rules.core.Record`), the actions as
+pydantic models.
 
 Squares are written as on the map: a column letter then a row number, "A1" being the bottom-left
 corner of the first seat's base row. In the state a square is `[column, row]`, both from 0.
@@ -6,11 +8,13 @@ corner of the first seat's base row. In the state a square is `[column, row]`, b
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.dataclasses import dataclass
 
-from rules.core import FastCopy, FlatCopy, Model, Rng, Seat
+from rules.core import FlatRecord, Model, Record, Rng, Seat
 
 Step = Literal["play", "defend", "over"]
 """'play': the current player's actions; 'defend': the defender decides on Surge before the dice;
@@ -34,7 +38,8 @@ def parse_square(name: str, size: int) -> tuple[int, int] | None:
     return COLUMNS.index(text[0]), row
 
 
-class Piece(FlatCopy):
+@dataclass(kw_only=True)
+class Piece(FlatRecord):
     """A structure or military unit standing on the map."""
 
     id: int
@@ -49,7 +54,8 @@ class Piece(FlatCopy):
     """Attacked this turn (reset at the start of the owner's turn)."""
 
 
-class Build(FlatCopy):
+@dataclass(kw_only=True)
+class Build(FlatRecord):
     """A commissioned structure or vehicle, or a unit in training: ready at its owner's next turn."""
 
     kind: str
@@ -58,13 +64,14 @@ class Build(FlatCopy):
     row: int
 
 
-class PlayerState(FastCopy):
+@dataclass(kw_only=True)
+class PlayerState(Record):
     name: str
     gold: int
     crew: int
     tokens: dict[str, int]
     """Advantage tokens left: spotter, surge, open_road, heal."""
-    trained: dict[str, int] = Field(default_factory=dict)
+    trained: dict[str, int] = field(default_factory=dict)
     """Military units ever trained or commissioned, by kind: destroyed units are not rebuilt."""
     mined: int = 0
     """Gold gained by mining so far."""
@@ -72,7 +79,8 @@ class PlayerState(FastCopy):
     """Gold paid for builds so far."""
 
 
-class Combat(FastCopy):
+@dataclass(kw_only=True)
+class Combat(Record):
     """An attack declared and waiting for the defender's Surge decision (or just resolved)."""
 
     attacker: Seat
@@ -84,7 +92,8 @@ class Combat(FastCopy):
     spotter: bool = False
 
 
-class CombatRecord(FastCopy):
+@dataclass(kw_only=True)
+class CombatRecord(Record):
     """The last combat, for the map's caption."""
 
     text: str
@@ -98,7 +107,8 @@ class CombatRecord(FastCopy):
     outcome: Literal["destroyed", "destroyed-two", "disabled", "no-damage"]
 
 
-class IronAndBrassState(FastCopy):
+@dataclass(kw_only=True)
+class IronAndBrassState(Record):
     size: int
     max_rounds: int
     players: list[PlayerState]
@@ -106,8 +116,8 @@ class IronAndBrassState(FastCopy):
     first: Seat
     opening: str
     """The opening roll, as a sentence (setup has no events)."""
-    pieces: list[Piece] = Field(default_factory=list)
-    builds: list[Build] = Field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)
+    builds: list[Build] = field(default_factory=list)
     next_id: int = 1
     gold_left: int
     """The shared Gold Mined marker: how many times gold may still be mined."""

@@ -259,7 +259,7 @@ def test_range_of_an_empty_square_and_a_structure():
 
 def test_changes_mark_the_strips_the_marker_and_the_battle():
     old_state = _played(3, 10, 0)
-    new_state = old_state.model_copy(deep=True)
+    new_state = GAME.copy_state(old_state)
     new_state.players[0].gold += 3
     new_state.players[1].crew += 1
     new_state.players[1].tokens["surge"] -= 1

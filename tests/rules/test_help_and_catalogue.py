@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import random
@@ -258,7 +259,7 @@ def test_iron_and_brass_every_step_has_a_topic():
         {"picking": "build:turret"},
         {"picking": "aim:B2"},
     ]
-    topics = {rules_topic(state.model_copy(update=update)) for update in variants}
+    topics = {rules_topic(dataclasses.replace(state, **update)) for update in variants}
     assert topics == {"attacking", "winning", "building", "concentrated-fire"}
     assert topics <= ids
 

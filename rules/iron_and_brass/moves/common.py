@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.core import Rng, RuleError, Seat
 from rules.iron_and_brass.board import Square
-from rules.iron_and_brass.data import Catalogue, PieceSpec, catalogue
+from rules.iron_and_brass.data import Catalogue, PieceSpec, rules_catalogue
 from rules.iron_and_brass.state import Build, IronAndBrassState, Piece, parse_square, square_name
 
 State = IronAndBrassState
@@ -24,11 +24,12 @@ def d3(rng: Rng) -> int:
 
 
 def cards() -> Catalogue:
-    return catalogue()
+    """The pieces as read-only records (`rules_catalogue`): what the rules read."""
+    return rules_catalogue()
 
 
 def spec(piece: Piece | Build | str) -> PieceSpec:
-    return catalogue().pieces[piece if isinstance(piece, str) else piece.kind]
+    return rules_catalogue().pieces[piece if isinstance(piece, str) else piece.kind]
 
 
 def attack_of(piece: Piece) -> int:

@@ -86,7 +86,7 @@ def rejected(state: IronAndBrassState, seat: int, action: dict[str, Any], match:
     with pytest.raises(RuleError, match=match) as raised:
         GAME.apply(state, seat, action)
     assert dump(state) == before
-    working = state.model_copy(deep=True)
+    working = GAME.copy_state(state)
     if seat in GAME.to_act(working):
         with pytest.raises(RuleError, match=match):
             GAME._apply(working, seat, GAME.parse_action(action))

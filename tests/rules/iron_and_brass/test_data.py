@@ -3,13 +3,15 @@ notation, and a bad file failing with the file, the entry and the field named.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
-from rules.iron_and_brass.data import DATA_DIR, DataError, catalogue, load_catalogue
+from rules.iron_and_brass.data import DATA_DIR, DataError, catalogue, load_catalogue, rules_catalogue
 
 # COMPONENTS: 'One set of the following available unit tokens for each side' and structure tokens.
 COUNTS = {
@@ -65,6 +67,20 @@ def test_setup_numbers_and_token_mix():
     setup = catalogue().setup
     assert (setup.gold, setup.crew, setup.gold_mined, setup.actions) == (8, 1, 48, 4)
     assert setup.advantage_tokens.designed and sum(setup.advantage_tokens.counts().values()) == 8
+
+
+def test_the_rules_read_the_same_pieces_as_the_models_hold():
+    """The read-only records the rules read (`rules_catalogue`) hold every field of the validated models,
+    in file order, and answer `military` alike; they cannot be changed."""
+    models, records = catalogue(), rules_catalogue()
+    assert records.order == models.order and records.setup is models.setup
+    for name in models.order:
+        model, record = models[name], records[name]
+        assert not isinstance(record, BaseModel), name
+        assert {key: getattr(record, key) for key in type(model).model_fields} == model.model_dump(), name
+        assert record.military == model.military, name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        records["gunner"].attack = 9  # type: ignore[misc]
 
 
 def _broken(tmp_path: Path, edit) -> Path:

@@ -88,7 +88,7 @@ def _swapped_pick(state: IronAndBrassState) -> IronAndBrassState | None:
     other = next((option for option in options if option != state.picking), None)
     if other is None:
         return None
-    twin = state.model_copy(deep=True)
+    twin = GAME.copy_state(state)
     twin.picking = other
     return twin
 

@@ -88,7 +88,7 @@ def test_a_strategy_reads_its_view_not_the_dice_to_come():
             seat = min(GAME.to_act(state))
             choices = GAME.legal_actions(state, seat)
             if step % 4 == 0 and len(choices) > 1:
-                other = state.model_copy(deep=True)
+                other = GAME.copy_state(state)
                 other.rng = Rng(seed=walker.randrange(10**9), counter=state.rng.counter)
                 strategy: Strategy
                 for strategy in (ECONOMIC, MILITARY):
