@@ -105,24 +105,25 @@ _set = object.__setattr__
 
 
 def copied(value: Any) -> Any:
-    """A deep copy of the shapes game states hold: scalars, lists and dicts of scalars or of models,
-    `FastCopy` models, `Record` states and the Rng (anything else falls back to `copy.deepcopy`). A list's or dict's
-    items are all of one kind, so the first tells whether they need copying; no object is shared
-    between two places of a state, so no memo is needed."""
+    """A deep copy of the shapes game states hold: scalars, lists and dicts of scalars or of records,
+    `Record` states and the Rng (anything else, such as a pydantic model inside a state, falls back to
+    `copy.deepcopy`). A list's or dict's items are all of one kind, so the first tells whether they need
+    copying; no object is shared between two places of a state, so no memo is needed. `Game.apply`
+    copies the state on every move, and the computer player's search once per iteration."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if kind is list:
         if not value or type(value[0]) in _SCALARS:
             return value.copy()
-        if isinstance(value[0], _SELF_COPYING):
+        if isinstance(value[0], Record):
             return [item.__deepcopy__() for item in value]
         return [copied(item) for item in value]
     if kind is dict:
         if not value or type(next(iter(value.values()))) in _SCALARS:
             return value.copy()
         return {key: copied(item) for key, item in value.items()}
-    if isinstance(value, _SELF_COPYING):
+    if isinstance(value, Record):
         return value.__deepcopy__()
     if kind is Rng:
         return Rng(seed=value.seed, counter=value.counter)
@@ -146,44 +147,6 @@ def assembled(model: type[M], values: dict[str, Any], fields_set: set[str] | Non
     return made
 
 
-class FastCopy(Model):
-    """A state model that deep-copies itself several times faster than pydantic does: `Game.apply`
-    copies the state on every move, and the computer player's search once per iteration.
-
-    Every field counts as set in a copy; the set is shared by all copies of a class (it already holds
-    every field, so pydantic's own `add` on assignment never changes it)."""
-
-    _all_fields: ClassVar[set[str]] = set()
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        cls._all_fields = set(cls.model_fields)
-
-    def _fields_copy(self) -> dict[str, Any]:
-        """The fields' values, deep-copied, in their order (the JSON's); a model that knows its fields'
-        shapes may do it faster."""
-        values = self.__dict__.copy()
-        for key, value in values.items():
-            if type(value) not in _SCALARS:
-                values[key] = copied(value)
-        return values
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
-        return self._clone(self._fields_copy())
-
-    def _clone(self, values: dict[str, Any]) -> Any:
-        """A model of this class holding `values` (already copies), set up as pydantic sets up its own."""
-        return assembled(type(self), values, self._all_fields)
-
-
-class FlatCopy(FastCopy):
-    """A model whose fields are all scalars: a copy of its field dict is a deep copy."""
-
-    def _fields_copy(self) -> dict[str, Any]:
-        return self.__dict__.copy()
-
-
 class Record:
     """Base of a game state kept as a pydantic dataclass instead of a pydantic model, for the states
     the rules read hardest (City of Iron's: some 15,000 field reads a random game).
@@ -197,8 +160,8 @@ class Record:
     snapshot with unknown keys.
 
     Subclasses are `@pydantic.dataclasses.dataclass(kw_only=True)` (fields with defaults may come
-    first, as in the models); a deep copy copies the field dict as `FastCopy` does, with the same two
-    hooks for a class that knows its fields' shapes (`_fields_copy`, `_clone`)."""
+    first, as in the models). A deep copy copies the field dict, several times faster than
+    `copy.deepcopy`; a class that knows its fields' shapes may override `_fields_copy`."""
 
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
 
@@ -225,9 +188,6 @@ class FlatRecord(Record):
 
     def _fields_copy(self) -> dict[str, Any]:
         return self.__dict__.copy()
-
-
-_SELF_COPYING = (FastCopy, Record)
 
 
 class OptionSpec(Model):
