@@ -10,13 +10,12 @@ import random
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, ValidationError
 
 from rules.city_heroes import GAME
 from rules.city_heroes.data import catalogue, rules_catalogue
 from rules.city_heroes.state import CityHeroesState, Tile
-from rules.core import FlatRecord, Record
-from tests.rules.test_records import _same
+from rules.core import FlatRecord
+from tests.support.records import assert_refused, assert_round_trips, assert_same
 
 
 def _played(moves: int, seed: int = 5) -> CityHeroesState:
@@ -33,13 +32,9 @@ def _played(moves: int, seed: int = 5) -> CityHeroesState:
 
 def test_the_state_is_a_record_and_its_snapshot_loads_back_as_it_was() -> None:
     state = _played(150)
-    assert isinstance(state, Record) and not isinstance(state, BaseModel)
+    loaded = assert_round_trips(GAME, state, CityHeroesState)
     assert isinstance(state.tiles[0], FlatRecord)
-    raw = GAME.dump_state(state)
-    loaded = GAME.load_state(raw)
-    assert loaded == state and GAME.dump_state(loaded) == raw
-    assert list(json.loads(raw)) == [f.name for f in dataclasses.fields(CityHeroesState)]
-    assert list(json.loads(raw)["tiles"][0]) == [f.name for f in dataclasses.fields(Tile)]
+    assert list(json.loads(GAME.dump_state(state))["tiles"][0]) == [f.name for f in dataclasses.fields(Tile)]
     assert type(loaded.tiles[0]) is Tile and type(loaded.players[0]) is type(state.players[0])
 
 
@@ -55,11 +50,7 @@ def test_the_state_is_a_record_and_its_snapshot_loads_back_as_it_was() -> None:
     ],
 )
 def test_a_snapshot_with_an_unknown_key_or_a_bad_value_is_refused(spoil: Any, words: str) -> None:
-    """As the models did (`extra="forbid"`, typed fields): a damaged snapshot fails loudly on load."""
-    data = json.loads(GAME.dump_state(_played(30)))
-    spoil(data)
-    with pytest.raises(ValidationError, match=words):
-        GAME.load_state(json.dumps(data))
+    assert_refused(GAME, _played(30), spoil, words)
 
 
 def test_a_copy_shares_nothing_with_the_original() -> None:
@@ -84,8 +75,8 @@ def test_the_rules_read_the_same_catalogue_as_the_models_hold() -> None:
     from the records the rules use and the validated models the views and `/card` use."""
     records, models = rules_catalogue(), catalogue()
     for name in ("buildings", "works", "rows", "recipes", "upgrades_from", "upgrades_to"):
-        _same(getattr(records, name), getattr(models, name), name)
-    _same(records.rival, models.rival, "rival")
-    _same(records.setup, models.setup, "setup")
+        assert_same(getattr(records, name), getattr(models, name), name)
+    assert_same(records.rival, models.rival, "rival")
+    assert_same(records.setup, models.setup, "setup")
     with pytest.raises(dataclasses.FrozenInstanceError):
         records.buildings["house"].level = 2  # type: ignore[misc]
