@@ -148,8 +148,9 @@ def assembled(model: type[M], values: dict[str, Any], fields_set: set[str] | Non
 
 
 class Record:
-    """Base of a game state kept as a pydantic dataclass instead of a pydantic model, for the states
-    the rules read hardest (City of Iron's: some 15,000 field reads a random game).
+    """Base of every game's state (and the records inside it): a pydantic dataclass rather than a
+    pydantic model, because the rules read and write their state all the time (a random City of Iron
+    game reads some 15,000 of its fields).
 
     Why not a model: on CPython 3.11 every attribute read of a pydantic model passes through the slot
     hook that `BaseModel.__getattr__` installs, which the interpreter cannot specialize, so it costs
@@ -393,7 +394,8 @@ class Applied(Model):
 
 
 StateT = TypeVar("StateT")
-"""A game's state: a pydantic model or a `Record` dataclass, which pydantic validates and dumps alike."""
+"""A game's state: a `Record` dataclass for every shipped game (`tests/rules/test_records.py`); the tests'
+toy games keep a pydantic model, which pydantic validates and dumps alike."""
 
 
 class Game(ABC, Generic[StateT]):
@@ -405,7 +407,7 @@ class Game(ABC, Generic[StateT]):
 
     info: ClassVar[GameInfo]
     state_model: ClassVar[type[Any]]
-    """A `Model` or a `Record` dataclass: `dump_state` and `load_state` read it through a TypeAdapter."""
+    """A `Record` dataclass (or a `Model`): `dump_state` and `load_state` read it through a TypeAdapter."""
     view_model: ClassVar[type[View]] = View
     """The game's View class, so a view stored as JSON (a post waiting in the outbox) is drawn again
     exactly as the game made it."""
