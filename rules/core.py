@@ -475,10 +475,7 @@ class Game(ABC, Generic[StateT]):
         return self._legal_actions(state, seat)
 
     def parse_action(self, raw: Any) -> Any:
-        if self._adapter is None:
-            type(self)._adapter = TypeAdapter(self.action_type)
-        adapter = type(self)._adapter
-        assert adapter is not None
+        adapter = self._adapter_of("_adapter", self.action_type)
         try:
             if isinstance(raw, str | bytes):
                 return adapter.validate_json(raw)
@@ -557,22 +554,24 @@ class Game(ABC, Generic[StateT]):
         return []
 
     def dump_state(self, state: StateT) -> str:
-        return self._states().dump_json(state).decode()
+        return self._adapter_of("_state_adapter", self.state_model).dump_json(state).decode()
 
     def load_state(self, raw: str | bytes) -> StateT:
-        return self._states().validate_json(raw)  # type: ignore[no-any-return]
+        return self._adapter_of("_state_adapter", self.state_model).validate_json(raw)  # type: ignore[no-any-return]
 
     def copy_state(self, state: StateT) -> StateT:
         """A deep copy, as `apply` makes before it changes anything (tests and the search use it)."""
         return copied(state)  # type: ignore[no-any-return]
 
     @classmethod
-    def _states(cls) -> TypeAdapter[Any]:
-        """One adapter per game for its state, model or dataclass (the same JSON as `model_dump_json`)."""
-        if cls.__dict__.get("_state_adapter") is None:
-            cls._state_adapter = TypeAdapter(cls.state_model)
-        assert cls._state_adapter is not None
-        return cls._state_adapter
+    def _adapter_of(cls, slot: str, target: Any) -> TypeAdapter[Any]:
+        """The TypeAdapter for `target` (the actions, the state) kept in `slot` of this very class, built
+        on first use: a game subclassing another with other types gets its own, never its parent's."""
+        adapter = cls.__dict__.get(slot)
+        if adapter is None:
+            adapter = TypeAdapter(target)
+            setattr(cls, slot, adapter)
+        return adapter
 
     def load_view(self, data: Mapping[str, Any]) -> View:
         return self.view_model.model_validate(data)

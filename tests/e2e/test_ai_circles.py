@@ -34,7 +34,6 @@ class Circle(highcard.HighCard):
     action_type = Annotated[
         highcard.Pledge | highcard.Draw | highcard.Pass | Toggle, Field(discriminator="kind")
     ]
-    _adapter = None
 
     def _setup(self, players: list[str], options: dict[str, Any], rng: Any) -> CircleState:
         return CircleState(**super()._setup(players, options, rng).model_dump())
