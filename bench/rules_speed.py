@@ -84,13 +84,25 @@ def warm_playouts(checkouts: list[Checkout]) -> None:
     """The issue's target figure, "a warm 4-player City of Iron random playout <= 10 ms", before and after
     in one run: `bench/warm_playouts.py` is run by path once per checkout with that checkout's `rules`
     first on the path (the script imports nothing from `bench`, so both sides run the same code)."""
-    script = Path(__file__).with_name("warm_playouts.py")
     print("\nwarm random playouts (median per game, setup to the end; warmed by 3 games first)")
     for checkout in checkouts:
         print(f"  {short(checkout)}: {checkout.label}")
-        environment = {**os.environ, "PYTHONPATH": str(checkout.source)}
-        done = subprocess.run(
-            [sys.executable, str(script)], env=environment, capture_output=True, text=True, timeout=600
-        )
-        output = done.stdout if done.returncode == 0 else f"failed: {done.stderr.strip().splitlines()[-1:]}"
-        print("\n".join(f"    {line}" for line in output.strip().splitlines()))
+        _run_by_path("warm_playouts.py", checkout)
+    print("\nwhere a fresh City of Iron playout's time goes, and its menus' floor (bench/playout_floor.py)")
+    for checkout in checkouts:
+        print(f"  {short(checkout)}: {checkout.label}")
+        _run_by_path("playout_floor.py", checkout)
+
+
+def _run_by_path(name: str, checkout: Checkout) -> None:
+    """Run a script of this folder with the checkout's `rules` first on the path; print its output."""
+    environment = {**os.environ, "PYTHONPATH": str(checkout.source)}
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name(name))],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    output = done.stdout if done.returncode == 0 else f"failed: {done.stderr.strip().splitlines()[-1:]}"
+    print("\n".join(f"    {line}" for line in output.strip().splitlines()))
