@@ -55,8 +55,8 @@ def _recorded(
     return menus, moves
 
 
-def _handed_back(game: Game, seed: int, weight: Weight | None, menus: list[list[Choice]]) -> None:
-    """`playout` with each menu taken from the record instead of built."""
+def _handed_back(game: Game, seed: int, weight: Weight | None, menus: list[list[Choice]]) -> Any:
+    """`playout` with each menu taken from the record instead of built; the final state."""
     rng = random.Random(seed)
     state = game.setup([f"p{i}" for i in range(4)], {}, seed)
     for choices in menus:
@@ -65,12 +65,15 @@ def _handed_back(game: Game, seed: int, weight: Weight | None, menus: list[list[
         choice = rng.choices(choices, weights)[0]
         game._apply(state, seat, game.parse_action(choice.action))
     assert game.result(state) is not None, "the recorded menus no longer replay the game"
+    return state
 
 
-def _moves_only(game: Game, seed: int, moves: list[tuple[int, Any]]) -> None:
+def _moves_only(game: Game, seed: int, moves: list[tuple[int, Any]]) -> Any:
+    """The recorded game's moves applied to its setup, no menu and no pick; the final state."""
     state = game.setup([f"p{i}" for i in range(4)], {}, seed)
     for seat, action in moves:
         game._apply(state, seat, game.parse_action(action))
+    return state
 
 
 def _timed(run: Any, *arguments: Any) -> float:
