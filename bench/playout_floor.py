@@ -20,6 +20,7 @@ import gc
 import random
 import statistics
 import time
+from functools import partial
 from typing import Any
 
 from warm_playouts import Weight, _weight, playout
@@ -31,8 +32,8 @@ GAMES = 30
 FIRST_SEED = 100
 TARGET_MS = 10.0
 ROUNDS = 3
-"""The repeatable parts are timed this many times, interleaved, and the fastest median kept: the
-shared cores here move a figure by up to a third between runs of the same code."""
+"""Each game's repeatable ways are timed this many times and the fastest kept: the shared cores here
+move a figure by up to a third between runs of the same code."""
 
 
 def _recorded(
@@ -76,9 +77,9 @@ def _moves_only(game: Game, seed: int, moves: list[tuple[int, Any]]) -> Any:
     return state
 
 
-def _timed(run: Any, *arguments: Any) -> float:
+def _timed(run: Any, *arguments: Any, **keywords: Any) -> float:
     start = time.perf_counter()
-    run(*arguments)
+    run(*arguments, **keywords)
     return (time.perf_counter() - start) * 1000
 
 
@@ -104,45 +105,48 @@ def main() -> None:
     weight = _weight("city_of_iron")
     for seed in range(3):
         playout(game, 4, seed, weight, in_place=True)
-    seeds = range(FIRST_SEED, FIRST_SEED + GAMES)
     collector = _Collector()
     gc.collect()
     gc.callbacks.append(collector)
-    collector.on = True
-    fresh = [_timed(lambda seed: playout(game, 4, seed, weight, in_place=True), seed) for seed in seeds]
-    collector.on = False
-    gc.callbacks.remove(collector)
-    records = {seed: _recorded(game, seed, weight) for seed in seeds}
-    parts = {
-        "replayed": lambda seed: playout(game, 4, seed, weight, in_place=True),
-        "handed": lambda seed: _handed_back(game, seed, weight, records[seed][0]),
-        "moves": lambda seed: _moves_only(game, seed, records[seed][1]),
-    }
-    best = dict.fromkeys(parts, float("inf"))
-    for _ in range(ROUNDS):
+    times: dict[str, list[float]] = {name: [] for name in ("fresh", "replayed", "handed", "moves")}
+    for seed in range(FIRST_SEED, FIRST_SEED + GAMES):
+        # Each game's four ways run back to back, so a slow spell of the shared cores hits all of them.
+        collector.on = True
+        times["fresh"].append(_timed(playout, game, 4, seed, weight, in_place=True))
+        collector.on = False
+        menus, moves = _recorded(game, seed, weight)
+        parts = {
+            "replayed": partial(playout, game, 4, seed, weight, in_place=True),
+            "handed": partial(_handed_back, game, seed, weight, menus),
+            "moves": partial(_moves_only, game, seed, moves),
+        }
         for name, run in parts.items():
-            gc.collect()
-            best[name] = min(best[name], statistics.median(_timed(run, seed) for seed in seeds))
-    replayed, handed, moves = best["replayed"], best["handed"], best["moves"]
+            times[name].append(min(_timed(run) for _ in range(ROUNDS)))
+    gc.callbacks.remove(collector)
 
     median = statistics.median
+    fresh = median(times["fresh"])
+
+    def share(name: str) -> float:
+        return median(part / whole for part, whole in zip(times[name], times["fresh"], strict=True))
+
     rows = [
-        ("fresh playout (the target's figure)", median(fresh)),
-        ("  of which the garbage collector", collector.ms / GAMES),
-        ("the same games replayed, every cache warm", replayed),
-        ("menus handed back: pick, parse, move, setup", handed),
-        ("moves only: setup, parse, _apply", moves),
-        ("menus, fresh (fresh - handed back)", median(fresh) - handed),
-        ("menus, every cache warm (replayed - handed back)", replayed - handed),
+        ("fresh playout (the target's figure)", fresh, 1.0),
+        ("  of which the garbage collector", collector.ms / GAMES, collector.ms / sum(times["fresh"])),
+        ("the same game replayed, every cache warm", median(times["replayed"]), share("replayed")),
+        ("menus handed back: pick, parse, move, setup", median(times["handed"]), share("handed")),
+        ("moves only: setup, parse, _apply", median(times["moves"]), share("moves")),
     ]
     print(
-        f"warm 4-player City of Iron playout, {GAMES} fresh games (seeds {FIRST_SEED}..), median ms per game"
+        f"warm 4-player City of Iron playout, {GAMES} fresh games (seeds {FIRST_SEED}..):"
+        " median ms per game, and its share of the fresh game (median of per-game ratios)"
     )
-    for label, value in rows:
-        print(f"  {label:<52} {value:7.2f} ms")
+    for label, value, part in rows:
+        print(f"  {label:<52} {value:7.2f} ms   {part:5.0%}")
     print(
-        f"  target {TARGET_MS:.0f} ms; the floor with every menu a cache hit is the replayed figure,"
-        f" {replayed / TARGET_MS:.2f}x the target"
+        f"  the menus take {1 - share('handed'):.0%} of a fresh game and {share('replayed') - share('handed'):.0%}"
+        f" when every one is a cache hit; with every menu a hit the game would take {share('replayed'):.0%}"
+        f" of it: {share('replayed') * fresh:.1f} ms at this run's speed, against the target's {TARGET_MS:.0f} ms"
     )
 
 
