@@ -7,8 +7,8 @@ The same fresh games are timed four ways, so the parts subtract:
 - fresh: the playout as `warm_playouts` times it, in a process warmed by 3 other games;
 - replayed: the same seeds again, every menu cache already holding their hands (no menu can be
   found faster than a cache hit, so this is the menus' floor);
-- menus handed back: each game again with the menus recorded in the fresh run handed back in place of
-  `legal_actions` (the random player's weighted pick, the action's parse, the move, the setup);
+- menus handed back: each game again with its recorded menus handed back in place of `legal_actions`
+  (`playout(menus=...)`: the random player's weighted pick, the action's parse, the move, the setup);
 - moves only: setup, parse and `_apply` of the recorded actions.
 Fresh minus "menus handed back" is what building the menus costs a fresh game; replayed minus it,
 what they cost with every cache warm. The cyclic garbage collector's share of the fresh run is timed
@@ -17,16 +17,15 @@ with `gc.callbacks`: it runs as the caches grow."""
 from __future__ import annotations
 
 import gc
-import random
 import statistics
 import time
 from functools import partial
 from typing import Any
 
-from warm_playouts import Weight, _weight, playout
+from warm_playouts import Recording, _weight, playout
 
 from rules import registry
-from rules.core import Choice, Game
+from rules.core import Game
 
 GAMES = 30
 FIRST_SEED = 100
@@ -34,39 +33,6 @@ TARGET_MS = 10.0
 ROUNDS = 3
 """Each game's repeatable ways are timed this many times and the fastest kept: the shared cores here
 move a figure by up to a third between runs of the same code."""
-
-
-def _recorded(
-    game: Game, seed: int, weight: Weight | None
-) -> tuple[list[list[Choice]], list[tuple[int, Any]]]:
-    """The menus a fresh game met and the moves its random player made (seat, action JSON), in the
-    order `warm_playouts.playout` draws them, so handing them back replays the same game."""
-    rng = random.Random(seed)
-    state = game.setup([f"p{i}" for i in range(4)], {}, seed)
-    menus: list[list[Choice]] = []
-    moves: list[tuple[int, Any]] = []
-    while game.result(state) is None:
-        seat = rng.choice(sorted(game.to_act(state)))
-        choices = game.legal_actions(state, seat)
-        weights = [weight(choice, seat) for choice in choices] if weight else None
-        choice = rng.choices(choices, weights)[0]
-        menus.append(choices)
-        moves.append((seat, choice.action))
-        game._apply(state, seat, game.parse_action(choice.action))
-    return menus, moves
-
-
-def _handed_back(game: Game, seed: int, weight: Weight | None, menus: list[list[Choice]]) -> Any:
-    """`playout` with each menu taken from the record instead of built; the final state."""
-    rng = random.Random(seed)
-    state = game.setup([f"p{i}" for i in range(4)], {}, seed)
-    for choices in menus:
-        seat = rng.choice(sorted(game.to_act(state)))
-        weights = [weight(choice, seat) for choice in choices] if weight else None
-        choice = rng.choices(choices, weights)[0]
-        game._apply(state, seat, game.parse_action(choice.action))
-    assert game.result(state) is not None, "the recorded menus no longer replay the game"
-    return state
 
 
 def _moves_only(game: Game, seed: int, moves: list[tuple[int, Any]]) -> Any:
@@ -114,11 +80,12 @@ def main() -> None:
         collector.on = True
         times["fresh"].append(_timed(playout, game, 4, seed, weight, in_place=True))
         collector.on = False
-        menus, moves = _recorded(game, seed, weight)
+        recorded = Recording()
+        playout(game, 4, seed, weight, in_place=True, recording=recorded)
         parts = {
             "replayed": partial(playout, game, 4, seed, weight, in_place=True),
-            "handed": partial(_handed_back, game, seed, weight, menus),
-            "moves": partial(_moves_only, game, seed, moves),
+            "handed": partial(playout, game, 4, seed, weight, in_place=True, menus=recorded.menus),
+            "moves": partial(_moves_only, game, seed, recorded.moves),
         }
         for name, run in parts.items():
             times[name].append(min(_timed(run) for _ in range(ROUNDS)))

@@ -13,6 +13,8 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from rules import registry
 from rules.core import Choice, Game
@@ -43,20 +45,47 @@ def _weight(package: str) -> Weight | None:
     return found
 
 
-def playout(game: Game, players: int, seed: int, weight: Weight | None, *, in_place: bool) -> int:
+@dataclass
+class Recording:
+    """What one `playout` met (for `bench/playout_floor.py`): each menu, each move as (seat, action
+    JSON), and the final state."""
+
+    menus: list[list[Choice]] = field(default_factory=list)
+    moves: list[tuple[int, Any]] = field(default_factory=list)
+    final: Any = None
+
+
+def playout(
+    game: Game,
+    players: int,
+    seed: int,
+    weight: Weight | None,
+    *,
+    in_place: bool,
+    menus: list[list[Choice]] | None = None,
+    recording: Recording | None = None,
+) -> int:
+    """One random game; the moves it took. `menus`: a recorded game's menus, handed back instead of
+    built (the same seed then plays the same game without the menus' cost); `recording`: filled with
+    what this game met."""
     rng = random.Random(seed)
     state = game.setup([f"p{i}" for i in range(players)], {}, seed)
     moves = 0
     while game.result(state) is None and moves < 20_000:
         seat = rng.choice(sorted(game.to_act(state)))
-        choices = game.legal_actions(state, seat)
+        choices = game.legal_actions(state, seat) if menus is None else menus[moves]
         weights = [weight(choice, seat) for choice in choices] if weight else None
         choice = rng.choices(choices, weights)[0]
+        if recording is not None:
+            recording.menus.append(choices)
+            recording.moves.append((seat, choice.action))
         if in_place:
             game._apply(state, seat, game.parse_action(choice.action))
         else:
             state = game.apply(state, seat, choice.action).state
         moves += 1
+    if recording is not None:
+        recording.final = state
     return moves
 
 
