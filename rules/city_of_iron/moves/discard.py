@@ -81,14 +81,27 @@ def _order_words(kinds: tuple[str, ...]) -> str:
 
 
 def orderable(action: dict[str, Any]) -> bool:
-    """Whether the order of a card action's or attack's discards can change a pile."""
-    return _orderable(tuple(map(kind_of, move_cards(action))))
+    """Whether the order of a card action's or attack's discards can change a pile (asked of every
+    actions menu's card moves until one says yes: kept cheap)."""
+    if action["kind"] == "play":
+        payers = action.get("payers")
+        return bool(payers) and _orderable((action["card"], *payers))
+    distance = action.get("distance")
+    attackers = action["attackers"]
+    return _orderable((*attackers, *distance) if distance else tuple(attackers))
 
 
-@lru_cache(maxsize=4096)
-def _orderable(kinds: tuple[str, ...]) -> bool:
+@lru_cache(maxsize=8192)
+def _orderable(cards: tuple[str, ...]) -> bool:
+    """Two cards of different types on one pile (by card instance: the menus meet the same hands)."""
+    if len(cards) < 2:
+        return False
     first: dict[str, str] = {}
-    return any(first.setdefault(card(kind_id).deck, kind_id) != kind_id for kind_id in kinds)
+    for uid in cards:
+        kind_id = kind_of(uid)
+        if first.setdefault(card(kind_id).deck, kind_id) != kind_id:
+            return True
+    return False
 
 
 @lru_cache(maxsize=4096)
