@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.storage.copying import CopyQueries
 from bot.storage.database import Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.decisions import DecisionConflict, DecisionQueries, Ruling, SeatChange, Seen
 from bot.storage.outbox import OutboxQueries, enqueue_in
 from bot.storage.records import (
     OPEN_STATUSES,
@@ -27,6 +28,7 @@ from bot.storage.records import (
     GameStatus,
     MoveConflict,
     OutboxRow,
+    SeatChanged,
     SeatRecord,
     Timer,
     TimerPlan,
@@ -39,20 +41,25 @@ __all__ = [
     "OPEN_STATUSES",
     "ActionRecord",
     "ChannelBusy",
+    "DecisionConflict",
     "Delivery",
     "DuplicateInteraction",
     "GameRecord",
     "GameStatus",
     "MoveConflict",
     "OutboxRow",
+    "Ruling",
+    "SeatChange",
+    "SeatChanged",
     "SeatRecord",
+    "Seen",
     "Timer",
     "TimerPlan",
     "utc_now",
 ]
 
 
-class Store(TimerQueries, OutboxQueries, CopyQueries):
+class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
     """The one store interface, on SQLite or PostgreSQL; open with `await Store.open(url_or_path)`."""
 
     def __init__(self, db: Database, now: Callable[[], str] = utc_now) -> None:
@@ -302,13 +309,18 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         timers: list[TimerPlan] = (),  # type: ignore[assignment]
         clear_timers: list[int] = (),  # type: ignore[assignment]
         outbox: list[Delivery] = (),  # type: ignore[assignment]
+        holder: int | None = None,
+        clear_votes: list[str] = (),  # type: ignore[assignment]
     ) -> int:
         """Append the move at game.version + 1 and move the snapshot there; returns the new version.
 
         Raises DuplicateInteraction if this interaction was already applied, MoveConflict if the game
-        is no longer at `game.version` (another move won the race). The conditional UPDATE is the
+        is no longer at `game.version` (another move won the race), SeatChanged if the seat is no
+        longer held by `holder` (a substitute took it meanwhile). The conditional UPDATE is the
         arbiter on both databases: SQLite runs one writer at a time, PostgreSQL makes the second
-        writer wait for the row and re-check `version = ?` against the committed row.
+        writer wait for the row and re-check `version = ?` against the committed row; a seat change
+        locks that row too (`commit_decision`), so the seat read after it is the committed one.
+        `clear_votes`: the ballots the move closes (an undo the table agreed to).
         """
         new_version = game.version + 1
         now = self._now()
@@ -326,6 +338,14 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             )
             if changed != 1:
                 raise MoveConflict
+            if holder is not None:
+                held = await tx.fetchone(
+                    "SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game.id, seat)
+                )
+                if held is None or int(held[0]) != holder:
+                    raise SeatChanged
+            for kind in clear_votes:
+                await tx.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game.id, kind))
             try:
                 await _log_action(
                     tx, game.id, new_version, seat, user_id, action, events, interaction_id, now
@@ -546,6 +566,13 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
         )
         return {row[0] for row in rows}
+
+    async def votes(self, game_id: int, kind: str) -> set[int]:
+        """Who has approved the ballot `kind` (empty: no such vote is open)."""
+        rows = await self._db.fetchall(
+            "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+        )
+        return {int(row[0]) for row in rows}
 
     async def clear_votes(self, game_id: int, kind: str) -> None:
         await self._db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))
