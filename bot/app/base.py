@@ -143,13 +143,7 @@ class ServiceBase:
         return self.locks.hold(("game", game_id))
 
     async def _playing(self, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
-        game = await self.store.game(game_id)
-        if game is None or game.status == GameStatus.ABANDONED:
-            raise UserError("That game no longer exists.")
-        if game.status == GameStatus.FINISHED:
-            raise UserError("That game is over.")
-        if game.status == GameStatus.LOBBY:
-            raise UserError("The game has not started yet.")
+        game = playing(await self.store.game(game_id))
         return game, await self.store.seats(game.id)
 
     def _timers_planned(self, plans: list[TimerPlan]) -> None:
@@ -159,3 +153,14 @@ class ServiceBase:
     def _outbox_written(self) -> None:
         if self.on_outbox is not None:
             self.on_outbox()
+
+
+def playing(game: GameRecord | None) -> GameRecord:
+    """The game, refused unless it is being played now."""
+    if game is None or game.status == GameStatus.ABANDONED:
+        raise UserError("That game no longer exists.")
+    if game.status == GameStatus.FINISHED:
+        raise UserError("That game is over.")
+    if game.status == GameStatus.LOBBY:
+        raise UserError("The game has not started yet.")
+    return game

@@ -38,7 +38,7 @@ class Deadlines(Decisions):
         """The deadline of `seat`, held by `holder` at `version`, passed; refused (Refusal.STALE) if the
         game moved on or the seat changed hands since."""
 
-        async def decide(game: GameRecord, seats: list[SeatRecord]) -> Verdict[Timeout]:
+        async def decide(game: GameRecord, seats: list[SeatRecord], _: set[int]) -> Verdict[Timeout]:
             record = seats[seat] if seat < len(seats) else None
             if (
                 game.version != version

@@ -14,12 +14,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from bot.app.base import playing
 from bot.app.moves import MoveActions
 from bot.app.refusals import Refusal, UserError
 from bot.app.text import MAX_CONTENT, clip
 from bot.storage.store import DecisionConflict, Delivery, GameRecord, GameStatus, Ruling, SeatRecord, Seen
 
 T = TypeVar("T")
+
+Ballot = str | Callable[[GameRecord], str] | None
+"""The ballot a decision counts: its kind, or made from the game (votes keyed by the game's version)."""
 
 ATTEMPTS = 5
 """How often a decision is taken again after another process changed the table under it; each retry
@@ -40,31 +44,27 @@ class Verdict(Generic[T]):
     outcome: T
 
 
+Decide = Callable[[GameRecord, list[SeatRecord], set[int]], Awaitable[Verdict[T]]]
+"""Takes a decision on the game, its seats and the approvals of its ballot, all read together."""
+
+
 class Decisions(MoveActions):
     """The service's part that decides and commits table decisions."""
 
-    async def _decided(
-        self,
-        game_id: int,
-        decide: Callable[[GameRecord, list[SeatRecord]], Awaitable[Verdict[T]]],
-    ) -> T:
-        """Take a decision under the game's lock on the game as stored (`decide` reads it and refuses
-        with a UserError, or rules), and commit it; taken again if another process got there first."""
+    async def _decided(self, game_id: int, decide: Decide[T], ballot: Ballot = None) -> T:
+        """Take a decision under the game's lock on the game as stored (`decide` reads it, with the
+        approvals of `ballot`, and refuses with a UserError, or rules), and commit it; taken again if
+        another process got there first."""
         async with self._lock(game_id):
-            return await self._decided_locked(game_id, decide)
+            return await self._decided_locked(game_id, decide, ballot)
 
-    async def _decided_locked(
-        self,
-        game_id: int,
-        decide: Callable[[GameRecord, list[SeatRecord]], Awaitable[Verdict[T]]],
-    ) -> T:
+    async def _decided_locked(self, game_id: int, decide: Decide[T], ballot: Ballot = None) -> T:
         """`_decided` for a caller that holds the game's lock already."""
         for _ in range(ATTEMPTS):
-            stored = await self.store.game(game_id)
-            if stored is not None and stored.status == GameStatus.ABANDONED:
+            game, seats, votes = await self.store.read_table(game_id, ballot)
+            if game is not None and game.status == GameStatus.ABANDONED:
                 raise already("the game was abandoned.")
-            game, seats = await self._playing(game_id)
-            verdict = await decide(game, seats)
+            verdict = await decide(playing(game), seats, votes)
             if verdict.ruling == NOTHING:  # decided by a move, which committed itself
                 return verdict.outcome
             try:

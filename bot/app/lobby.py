@@ -161,10 +161,9 @@ class LobbyActions(Decisions):
             return game, True, []
 
         async def decide(
-            game: GameRecord, seats: list[SeatRecord]
+            game: GameRecord, seats: list[SeatRecord], votes: set[int]
         ) -> Verdict[tuple[GameRecord, bool, list[str]]]:
             kind = abandon_vote_kind(game.version)
-            votes = await self.store.votes(game.id, kind)
             seen = Seen.of(game.version, seats, kind, votes)
             if not is_admin:
                 voting_seat(seats, user_id, refusal=NOT_A_PLAYER)
@@ -180,7 +179,7 @@ class LobbyActions(Decisions):
             ruling = Ruling(status=GameStatus.ABANDONED, clear_votes=[kind], outbox=[notice(game, said)])
             return Verdict(seen, ruling, (game, True, []))
 
-        return await self._decided(game.id, decide)
+        return await self._decided(game.id, decide, lambda game: abandon_vote_kind(game.version))
 
 
 NOT_A_PLAYER = "Only the players or a moderator (Manage Channels) can abandon this game."

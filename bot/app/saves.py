@@ -17,7 +17,7 @@ from bot.app.archive import ArchivedSeat
 from bot.app.decisions import NOTHING, Decisions, Verdict
 from bot.app.refusals import UserError
 from bot.app.replay import frames
-from bot.app.votes import still_to_agree, voting_seat
+from bot.app.votes import export_vote_kind, still_to_agree, voting_seat
 from bot.storage.store import GameRecord, GameStatus, Ruling, SeatRecord, Seen
 from rules.core import View
 
@@ -63,16 +63,16 @@ class Saves(Decisions):
         if game.status not in OVER:
 
             async def decide(
-                game: GameRecord, seats: list[SeatRecord]
+                game: GameRecord, seats: list[SeatRecord], votes: set[int]
             ) -> Verdict[tuple[GameRecord, list[str]]]:
                 voting_seat(seats, user_id, refusal=NOT_A_PLAYER)
-                kind = f"export:{game.version}"
-                votes = await self.store.votes(game.id, kind)
+                kind = export_vote_kind(game.version)
                 missing = still_to_agree(seats, votes | {user_id})
                 ruling = Ruling(add_votes=[(kind, user_id)]) if user_id not in votes else NOTHING
                 return Verdict(Seen.of(game.version, seats, kind, votes), ruling, (game, missing))
 
-            game, missing = await self._decided(game.id, decide)  # the game as it was agreed on
+            # the game as it was agreed on
+            game, missing = await self._decided(game.id, decide, lambda game: export_vote_kind(game.version))
             if missing:
                 return Export(game, None, missing)
         seats = await self.store.seats(game.id)

@@ -39,45 +39,45 @@ class Substitutes(Decisions):
         """Seat `new_user` in `old_user`'s place: at once for a moderator, else when the table agrees."""
         game = await self.active_game(channel_id)
 
-        async def decide(game: GameRecord, seats: list[SeatRecord]) -> Verdict[Tally]:
+        async def decide(game: GameRecord, seats: list[SeatRecord], votes: set[int]) -> Verdict[Tally]:
             return await self._replacement(
-                game, seats, requester, old_user, new_user, new_name, is_admin=is_admin, proposing=True
+                game, seats, votes, requester, old_user, new_user, new_name, is_admin=is_admin, proposing=True
             )
 
-        return await self._decided(game.id, decide)
+        return await self._decided(game.id, decide, replace_vote_kind(old_user, new_user))
 
     async def replace_vote(
         self, game_id: int, voter: int, old_user: int, new_user: int, new_name: str
     ) -> Tally:
         """A player approves a proposed substitute (the player being replaced does not vote)."""
 
-        async def decide(game: GameRecord, seats: list[SeatRecord]) -> Verdict[Tally]:
+        async def decide(game: GameRecord, seats: list[SeatRecord], votes: set[int]) -> Verdict[Tally]:
             return await self._replacement(
-                game, seats, voter, old_user, new_user, new_name, is_admin=False, proposing=False
+                game, seats, votes, voter, old_user, new_user, new_name, is_admin=False, proposing=False
             )
 
-        return await self._decided(game_id, decide)
+        return await self._decided(game_id, decide, replace_vote_kind(old_user, new_user))
 
     async def replace_refuse(self, game_id: int, voter: int, old_user: int, new_user: int) -> GameRecord:
         """A player refuses a proposed substitute: the proposal and its approvals are dropped, and the
         channel is told."""
         kind = replace_vote_kind(old_user, new_user)
 
-        async def decide(game: GameRecord, seats: list[SeatRecord]) -> Verdict[GameRecord]:
+        async def decide(game: GameRecord, seats: list[SeatRecord], votes: set[int]) -> Verdict[GameRecord]:
             voting_seat(seats, voter, about=old_user)
-            votes = await self.store.votes(game.id, kind)
             if not votes:
                 raise already(replacement_outcome(seats, old_user, new_user))
             said = f"❌ <@{voter}> refused the replacement of <@{old_user}> by <@{new_user}>."
             ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said)])
             return Verdict(Seen.of(game.version, seats, kind, votes), ruling, game)
 
-        return await self._decided(game_id, decide)
+        return await self._decided(game_id, decide, kind)
 
     async def _replacement(
         self,
         game: GameRecord,
         seats: list[SeatRecord],
+        votes: set[int],
         user_id: int,
         old_user: int,
         new_user: int,
@@ -89,7 +89,6 @@ class Substitutes(Decisions):
         """A proposal (`proposing`: `/game replace`) or an approval (the button) of `new_user` for
         `old_user`'s seat: recorded, and the seat handed over once every other seated player agrees."""
         kind = replace_vote_kind(old_user, new_user)
-        votes = await self.store.votes(game.id, kind)
         seen = Seen.of(game.version, seats, kind, votes)
         old = held_seat(seats, old_user)
         if not is_admin:
@@ -118,7 +117,7 @@ class Substitutes(Decisions):
     async def take_seat(self, game_id: int, seat: Seat, user_id: int, name: str) -> GameRecord:
         """A substitute takes a seat whose player was dropped by the clock."""
 
-        async def decide(game: GameRecord, seats: list[SeatRecord]) -> Verdict[GameRecord]:
+        async def decide(game: GameRecord, seats: list[SeatRecord], _: set[int]) -> Verdict[GameRecord]:
             if seat >= len(seats):
                 raise UserError("That seat does not exist.")
             record = seats[seat]

@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.app.base import playing
 from bot.app.decisions import ATTEMPTS, NOTHING, Decisions, Verdict, already, notice
 from bot.app.history import HistoryReads
 from bot.app.moves import Move
@@ -86,7 +87,9 @@ class UndoRequests(Decisions, HistoryReads):
         with the caller's approval (asking twice is refused: the request stands)."""
         game = await self.active_game(channel_id)
 
-        async def decide(game: GameRecord, seats: list[SeatRecord]) -> Verdict[tuple[UndoPlan, list[str]]]:
+        async def decide(
+            game: GameRecord, seats: list[SeatRecord], _: set[int]
+        ) -> Verdict[tuple[UndoPlan, list[str]]]:
             seat = next((s for s in seats if s.user_id == user_id), None)
             if seat is None:
                 raise UserError(
@@ -132,9 +135,9 @@ class UndoRequests(Decisions, HistoryReads):
         kind = undo_vote_kind(version)
         async with self._lock(game_id):
             for _ in range(ATTEMPTS):
-                game, seats = await self._playing(game_id)
+                stored, seats, votes = await self.store.read_table(game_id, kind)
+                game = playing(stored)
                 voting_seat(seats, user_id)
-                votes = await self.store.votes(game.id, kind)
                 plan, states = await self._undo_plan(game)
                 if not votes:
                     raise await self._undo_decided(game, plan, version)

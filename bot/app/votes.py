@@ -73,3 +73,8 @@ def abandon_vote_kind(version: int) -> str:
     """Keyed by the game's version, like undo and export votes: an agreement given days ago lapses once
     the table plays on, since a move made after it says the game is still wanted."""
     return f"abandon:{version}"
+
+
+def export_vote_kind(version: int) -> str:
+    """Keyed by the game's version: the players agree to save the game as it stands."""
+    return f"export:{version}"

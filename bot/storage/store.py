@@ -567,6 +567,27 @@ class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
         )
         return {row[0] for row in rows}
 
+    async def read_table(
+        self, game_id: int, ballot: str | Callable[[GameRecord], str] | None = None
+    ) -> tuple[GameRecord | None, list[SeatRecord], set[int]]:
+        """The game, its seats and the approvals of `ballot` (a kind, or made from the game: votes keyed
+        by its version), read together: under the game row's lock, which every move and decision
+        takes before writing, so the three agree with each other. What a decision is taken on."""
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone("SELECT * FROM games WHERE id = ?" + self._db.for_update, (game_id,))
+            if row is None:
+                return None, [], set()
+            game = _game(row)
+            rows = await tx.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+            seats = [SeatRecord(**dict(seat)) for seat in rows]
+            kind = ballot(game) if callable(ballot) else ballot
+            if kind is None:
+                return game, seats, set()
+            votes = await tx.fetchall(
+                "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+            )
+            return game, seats, {int(vote[0]) for vote in votes}
+
     async def votes(self, game_id: int, kind: str) -> set[int]:
         """Who has approved the ballot `kind` (empty: no such vote is open)."""
         rows = await self._db.fetchall(
