@@ -21,7 +21,6 @@ from bot.emulator.server import FakeDiscord
 from bot.storage.shards import Shards
 from bot.storage.store import ActionRecord, GameRecord
 
-
 ROOT = Path(__file__).resolve().parents[2]
 
 WITH_TEST_GAME = (

@@ -66,7 +66,9 @@ class Discord:
     async def owed(self, channel: int, kind: str, words: str) -> int:
         """How many rows of `kind` with `words` the channel's game owes Discord, as stored."""
         game = await self.reader.latest_game_in(channel)
-        return sum(r.kind == kind and words in r.payload["content"] for r in await self.reader.outbox(game.id))
+        return sum(
+            r.kind == kind and words in r.payload["content"] for r in await self.reader.outbox(game.id)
+        )
 
     async def propose(self, channel: int, asker: str, old: str, new: str) -> InteractionResult:
         asked = await self.user(asker).slash(
