@@ -60,8 +60,12 @@ class Discord:
     def said(self, channel: int, words: str) -> list[str]:
         return [m.content for m in self.server.public_messages(channel) if words in m.content]
 
-    def welcomes(self, name: str) -> int:
-        return sum("You took over this seat" in m.content for m in self.user(name).dms())
+    def welcomes(self, name: str, channel: int) -> int:
+        """The welcome messages `name` got for a seat at the game of `channel`."""
+        return sum(
+            "You took over this seat" in m.content and f"<#{channel}>" in m.content
+            for m in self.user(name).dms()
+        )
 
     async def owed(self, channel: int, kind: str, words: str) -> int:
         """How many rows of `kind` with `words` the channel's game owes Discord, as stored."""
@@ -129,9 +133,9 @@ async def two_proposals_for_one_seat(d: Discord) -> tuple[list[InteractionResult
     assert sorted([done(erin), done(frank)]) == [False, True], (erin.content, frank.content)
     winner, loser = ("erin", "frank") if done(erin) else ("frank", "erin")
     assert decided(frank if winner == "erin" else erin)
-    await d.settled(lambda: d.welcomes(winner) == 1, f"{winner}'s welcome")
+    await d.settled(lambda: d.welcomes(winner, channel) == 1, f"{winner}'s welcome")
     assert len(d.said(channel, "now plays in")) == 1 and await d.owed(channel, "notice", "now plays in") == 1
-    assert d.welcomes(loser) == 0
+    assert d.welcomes(loser, channel) == 0
     return results, f"{winner} seated, {loser} told it was decided"
 
 
@@ -142,7 +146,7 @@ async def two_approvals_of_one_proposal(d: Discord) -> tuple[list[InteractionRes
     assert sum(done(r) for r in results) == 1, [r.content for r in results]
     waited = next(r for r in results if not done(r))
     assert not waited.ephemeral and "Still to agree" in waited.content, waited.content
-    await d.settled(lambda: d.welcomes("erin") == 1, "erin's welcome")
+    await d.settled(lambda: d.welcomes("erin", channel) == 1, "erin's welcome")
     assert len(d.said(channel, "now plays in")) == 1
     return results, "one waited, the other decided"
 
@@ -153,7 +157,7 @@ async def same_approve_pressed_twice(d: Discord) -> tuple[list[InteractionResult
     results = await race(d.approve(asked, "carol"), d.approve(asked, "carol"))
     assert sorted([done(r) for r in results]) == [False, True], [r.content for r in results]
     assert any(decided(r) for r in results), [r.content for r in results]
-    await d.settled(lambda: d.welcomes("erin") == 1, "erin's welcome")
+    await d.settled(lambda: d.welcomes("erin", channel) == 1, "erin's welcome")
     assert len(d.said(channel, "now plays in")) == 1
     return results, "one seat change, the other press told it was decided"
 
@@ -164,7 +168,7 @@ async def replacement_racing_the_players_move(d: Discord) -> tuple[list[Interact
     results = await race(d.approve(asked, "bob"), await d.move_button(channel, "dave"))
     seat, move = results
     assert done(seat), seat.content
-    await d.settled(lambda: d.welcomes("erin") == 1, "erin's welcome")
+    await d.settled(lambda: d.welcomes("erin", channel) == 1, "erin's welcome")
     assert len(d.said(channel, "now plays in")) == 1
     game = await d.reader.latest_game_in(channel)
     log = await d.reader.actions(game.id)
@@ -210,9 +214,9 @@ async def two_newcomers_for_one_seat(d: Discord) -> tuple[list[InteractionResult
     erin, frank = results
     assert sorted([decided(erin), decided(frank)]) == [False, True], (erin.content, frank.content)
     winner = "frank" if decided(erin) else "erin"
-    await d.settled(lambda: d.welcomes(winner) == 1, f"{winner}'s welcome")
+    await d.settled(lambda: d.welcomes(winner, channel) == 1, f"{winner}'s welcome")
     assert len(d.said(channel, "takes the empty seat")) == 1
-    assert d.welcomes("frank" if winner == "erin" else "erin") == 0
+    assert d.welcomes("frank" if winner == "erin" else "erin", channel) == 0
     return results, f"{winner} seated, the other told it was decided"
 
 
