@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from bench.machine import describe
 from bot.app.clock import FakeClock
 from bot.app.service import GameService
 from bot.storage.store import DecisionConflict, MoveConflict, Store
@@ -453,7 +454,7 @@ async def test_each_pair_of_decisions_has_one_outcome(store_url: str, processes:
                 f"  store conflicts {t.conflicts['caught']:3}  outcomes: {shown}"
             )
     finally:
-        print("\n" + "\n".join(lines))
+        print("\n" + "\n".join([describe(), *lines]))
         for service in t.services:
             await service.store.close()
         await t.reader.close()

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.machine import describe
 from bot.emulator.driver import InteractionResult, UserSession
 from bot.emulator.server import FakeDiscord
 from bot.storage.store import Store
@@ -292,7 +293,7 @@ async def test_decision_races_on_two_bot_processes(tmp_path: Path, store_url: st
         unexpected = [e for e in server.errors if "not acknowledged" not in e and "10062" not in e]
         assert not unexpected, unexpected
     finally:
-        print("\n" + "\n".join(lines))
+        print("\n" + "\n".join([describe(), *lines]))
         for process in processes:
             process.stop()
         if reader is not None:
