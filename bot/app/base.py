@@ -134,10 +134,6 @@ class ServiceBase:
     ) -> None:
         await self.store.remember_message(game_id, kind, channel_id, message_id, version)
 
-    async def set_seat_flag(self, game_id: int, seat: int, flag: str, value: bool) -> bool:
-        """Set a seat's `vacation` or `dropped` flag; False when it already had that value."""
-        return await self.store.set_seat_flag(game_id, seat, flag, value)
-
     # ---- shared by the parts ---------------------------------------------------------------------
     def _lock(self, game_id: int):  # noqa: ANN202 - an async context manager
         return self.locks.hold(("game", game_id))

@@ -274,18 +274,6 @@ class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
         )
         return changed == 1
 
-    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> bool:
-        """Give a seat to another user, keeping the seat (and so its private information)."""
-        try:
-            changed = await self._db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, dm_closed = 0, vacation = 0, dropped = 0"
-                " WHERE game_id = ? AND seat = ?",
-                (user_id, name, game_id, seat),
-            )
-        except IntegrityError:
-            return False  # already seated in this game
-        return changed == 1
-
     async def set_dm_closed(self, game_id: int, user_id: int, closed: bool) -> bool:
         """Record whether DMs to this seat fail; True if that changed (so the notice is posted once)."""
         changed = await self._db.execute(
