@@ -18,7 +18,16 @@ from bot.app.base import playing
 from bot.app.moves import MoveActions
 from bot.app.refusals import Refusal, UserError
 from bot.app.text import MAX_CONTENT, clip
-from bot.storage.store import DecisionConflict, Delivery, GameRecord, GameStatus, Ruling, SeatRecord, Seen
+from bot.storage.store import (
+    DecisionConflict,
+    Delivery,
+    GameRecord,
+    GameStatus,
+    MoveConflict,
+    Ruling,
+    SeatRecord,
+    Seen,
+)
 
 T = TypeVar("T")
 
@@ -54,7 +63,8 @@ class Decisions(MoveActions):
     async def _decided(self, game_id: int, decide: Decide[T], ballot: Ballot = None) -> T:
         """Take a decision under the game's lock on the game as stored (`decide` reads it, with the
         approvals of `ballot`, and refuses with a UserError, or rules), and commit it; taken again if
-        another process got there first."""
+        another process got there first. A decision that is a move (an agreed undo, a deadline's pass)
+        commits it itself, rules NOTHING more, and raises MoveConflict to be taken again."""
         async with self._lock(game_id):
             return await self._decided_locked(game_id, decide, ballot)
 
@@ -64,7 +74,10 @@ class Decisions(MoveActions):
             game, seats, votes = await self.store.read_table(game_id, ballot)
             if game is not None and game.status == GameStatus.ABANDONED:
                 raise already("the game was abandoned.")
-            verdict = await decide(playing(game), seats, votes)
+            try:
+                verdict = await decide(playing(game), seats, votes)
+            except MoveConflict:
+                continue  # the decision's own move lost to another process: decide again on what it did
             if verdict.ruling == NOTHING:  # decided by a move, which committed itself
                 return verdict.outcome
             try:

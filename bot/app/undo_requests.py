@@ -8,8 +8,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.app.base import playing
-from bot.app.decisions import ATTEMPTS, NOTHING, Decisions, Verdict, already, notice
+from bot.app.decisions import NOTHING, Decisions, Verdict, already, notice
 from bot.app.history import HistoryReads
 from bot.app.moves import Move
 from bot.app.refusals import Refusal, UserError
@@ -17,10 +16,8 @@ from bot.app.undo import UNDO, UndoPlan, plan_undo, undo_span
 from bot.app.votes import humans, still_to_agree, undo_vote_kind, voting_seat
 from bot.storage.store import (
     ActionRecord,
-    DecisionConflict,
     GameRecord,
     GameStatus,
-    MoveConflict,
     Ruling,
     SeatRecord,
     Seen,
@@ -133,48 +130,40 @@ class UndoRequests(Decisions, HistoryReads):
         The approval that completes the vote commits the undo and closes the ballot in one transaction;
         an answer to a request already decided is refused with what was decided."""
         kind = undo_vote_kind(version)
-        async with self._lock(game_id):
-            for _ in range(ATTEMPTS):
-                stored, seats, votes = await self.store.read_table(game_id, kind)
-                game = playing(stored)
-                voting_seat(seats, user_id)
-                plan, states = await self._undo_plan(game)
-                if not votes:
-                    raise await self._undo_decided(game, plan, version)
-                # The vote is on the plan ending at `version`: still the plan if nothing effective came
-                # after it, even when the log's last entry is an undo of a later move (the game's version).
-                if plan is None or plan.last_version != version:
-                    raise UserError(
-                        "The game has moved on since that request, so it no longer applies.", Refusal.STALE
-                    )
-                if plan.moves[-1].user_id == user_id:
-                    raise UserError("You asked for this undo; the other players decide.")
-                seen = Seen.of(game.version, seats, kind, votes)
-                if not approve:
-                    said = f"❌ <@{user_id}> refused the undo; the move stands."
-                    ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said)])
-                    outcome: tuple[str, Move | None] = ("refused", None)
-                elif user_id in votes:
-                    waiting = ", ".join(still_to_agree(seats, votes))
-                    raise UserError(f"You have approved this undo already. Waiting for: {waiting}.")
-                elif still_to_agree(seats, votes | {user_id}):
-                    ruling, outcome = Ruling(add_votes=[(kind, user_id)]), ("waiting", None)
-                else:
-                    try:
-                        move = await self._undo(
-                            game, seats, plan, states, how=", with the table's agreement", ballot=kind
-                        )
-                    except MoveConflict:
-                        continue  # another process moved or decided first: see what it did
-                    return "done", move
-                try:
-                    await self.store.commit_decision(game.id, seen, ruling)
-                except DecisionConflict:
-                    continue
-                if ruling.outbox:
-                    self._outbox_written()
-                return outcome
-        raise UserError("The table kept changing while this was decided; please try again.", Refusal.STALE)
+
+        async def decide(
+            game: GameRecord, seats: list[SeatRecord], votes: set[int]
+        ) -> Verdict[tuple[str, Move | None]]:
+            voting_seat(seats, user_id)
+            plan, states = await self._undo_plan(game)
+            if not votes:
+                raise await self._undo_decided(game, plan, version)
+            # The vote is on the plan ending at `version`: still the plan if nothing effective came after
+            # it, even when the log's last entry is an undo of a later move (the game's version then).
+            if plan is None or plan.last_version != version:
+                raise UserError(
+                    "The game has moved on since that request, so it no longer applies.", Refusal.STALE
+                )
+            if plan.moves[-1].user_id == user_id:
+                raise UserError("You asked for this undo; the other players decide.")
+            seen = Seen.of(game.version, seats, kind, votes)
+            if not approve:
+                said = f"❌ <@{user_id}> refused the undo; the move stands."
+                return Verdict(
+                    seen, Ruling(clear_votes=[kind], outbox=[notice(game, said)]), ("refused", None)
+                )
+            if user_id in votes:
+                waiting = ", ".join(still_to_agree(seats, votes))
+                raise UserError(f"You have approved this undo already. Waiting for: {waiting}.")
+            if still_to_agree(seats, votes | {user_id}):
+                return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), ("waiting", None))
+            # the last approval: the undo is a move, committed with the ballot's close
+            move = await self._undo(
+                game, seats, plan, states, how=", with the table's agreement", ballot=kind
+            )
+            return Verdict(seen, NOTHING, ("done", move))
+
+        return await self._decided(game_id, decide, kind)
 
     async def _undo_decided(self, game: GameRecord, plan: UndoPlan | None, version: int) -> UserError:
         """Why an answer to the undo request ending at `version` comes too late: it was carried, it was
