@@ -87,7 +87,10 @@ async def _run(settings: Settings) -> int:
         from bot.emulator.connect import point_discord_py_at
 
         point_discord_py_at(settings.discord_api_base)
+    from bot.interface.lifecycle import install_stop_signals
+
     bot = create_bot(settings)
+    install_stop_signals(bot.shutdown)
     try:
         async with bot:
             await bot.start(settings.discord_token.strip())

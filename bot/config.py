@@ -39,6 +39,13 @@ class Settings(BaseSettings):
         le=60,
         description="Seconds before the first retry of a post Discord did not take; doubles each try.",
     )
+    stop_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="Seconds a graceful stop (SIGTERM, SIGINT) may take before the bot exits; what is"
+        " not delivered by then waits in the database for the next start.",
+    )
     shard_count: int | None = Field(
         default=None, description="How many shards the bot has in all; unset: one connection, no sharding."
     )
