@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.clock import Clock
+from bot.app.housekeeping import Housekeeping, Policy
 from bot.app.service import GameService
 from bot.config import Settings
 from bot.interface.calendar import Calendar
@@ -20,6 +21,7 @@ from bot.interface.delivery import Courier
 from bot.interface.lifecycle import Lifecycle, refuse_if_stopping
 from bot.interface.scheduler import Scheduler
 from bot.interface.table import Table
+from bot.storage.database import SQLITE, parse_url
 from bot.storage.shards import Shards
 from bot.storage.store import Store
 from rules import words
@@ -109,6 +111,23 @@ class HostBot(commands.Bot):
         # Before the gateway connects (REST needs no connection): what a dead process left undelivered
         # goes out first, in order, before any new move adds to its games' queues.
         await self.courier.start()
+        self.housekeeping = Housekeeping(self.store, self._housekeeping_policy())
+        self.housekeeping.start()
+
+    def _housekeeping_policy(self) -> Policy:
+        """Scheduled backups are taken by one process only (the one running shard 0) and only of a
+        SQLite database; pruning is harmless to repeat, so every process prunes."""
+        settings = self.settings
+        backs_up = parse_url(settings.database_url).dialect == SQLITE and (
+            self.owned_shards is None or 0 in self.owned_shards.ids
+        )
+        return Policy(
+            retention_days=settings.outbox_retention_days,
+            backup_dir=settings.backup_dir if backs_up else None,
+            backup_every_hours=settings.backup_every_hours,
+            backup_keep=settings.backup_keep,
+            database_url=settings.database_url,
+        )
 
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync, as Discord rate-limits syncing.
@@ -153,6 +172,8 @@ class HostBot(commands.Bot):
         return max(0.0, self._stop_deadline - asyncio.get_running_loop().time() - reserve)
 
     async def close(self) -> None:
+        if hasattr(self, "housekeeping"):
+            await self.housekeeping.stop()
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         if hasattr(self, "table"):

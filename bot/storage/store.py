@@ -9,13 +9,16 @@ any game, which is how a snapshot is checked and how a game survives a bug in a 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from bot.storage import backup
 from bot.storage.copying import CopyQueries
-from bot.storage.database import Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.database import SQLITE, Database, IntegrityError, Row, connect, migrations, split_sql
 from bot.storage.outbox import OutboxQueries, enqueue_in
 from bot.storage.records import (
     OPEN_STATUSES,
@@ -51,6 +54,8 @@ __all__ = [
     "utc_now",
 ]
 
+log = logging.getLogger(__name__)
+
 
 class Store(TimerQueries, OutboxQueries, CopyQueries):
     """The one store interface, on SQLite or PostgreSQL; open with `await Store.open(url_or_path)`."""
@@ -64,6 +69,7 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         """`sqlite:///file.db`, `postgresql://…` (DATABASE_URL) or a SQLite file path; migrates on open."""
         store = cls(await connect(url), now)
         try:
+            await store._back_up_before_migrating(url)
             await store.migrate()
         except BaseException:
             await store.close()
@@ -87,6 +93,19 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         row = await tx.fetchone("SELECT MAX(version) FROM schema_version")
         return int(row[0] or 0)
+
+    async def _back_up_before_migrating(self, url: str | Path) -> None:
+        """A SQLite database about to be upgraded is copied first (`bot.storage.backup`)."""
+        if self._db.dialect != SQLITE:
+            return
+        latest = max((number for number, _ in migrations(self._db.dialect)), default=0)
+        current = await self.schema_version()
+        if 0 < current < latest:
+            summary = await asyncio.to_thread(backup.before_migration, url, current, latest)
+            if summary is not None:
+                log.warning(
+                    "backed up before upgrading the schema %d -> %d: %s", current, latest, summary.describe()
+                )
 
     async def migrate(self) -> int:
         """Apply every numbered migration newer than the database's version, each in its own transaction.
