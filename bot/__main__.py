@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 
 from pydantic import ValidationError
 
 from bot.config import Settings
+from bot.logs import configure as configure_logs
 
 NO_TOKEN = """\
 No Discord token is set, so the bot cannot connect to Discord.
@@ -76,10 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         problems = "\n".join(f"  * {item['msg'].removeprefix('Value error, ')}" for item in error.errors())
         print(f"The configuration is not valid:\n{problems}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logs(settings.log_level, settings.log_format)
     if args.local:
         from bot.interface.console import run_console
 
@@ -121,6 +118,7 @@ async def _run(settings: Settings) -> int:
     import discord
 
     from bot.interface.client import create_bot
+    from bot.storage.store import SchemaMismatch
 
     if settings.discord_api_base:
         from bot.emulator.connect import point_discord_py_at
@@ -137,6 +135,9 @@ async def _run(settings: Settings) -> int:
         print(
             "Discord refused the token: check DISCORD_TOKEN (Bot tab of your application).", file=sys.stderr
         )
+        return 2
+    except SchemaMismatch as reason:
+        print(f"The bot did not start: {reason}", file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the intents; this bot needs no privileged intent.", file=sys.stderr)

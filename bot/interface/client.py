@@ -13,11 +13,13 @@ from discord.ext import commands
 
 from bot.app.clock import Clock
 from bot.app.housekeeping import Housekeeping, Policy
+from bot.app.metrics import Metrics
 from bot.app.service import GameService
 from bot.config import Settings
 from bot.interface.calendar import Calendar
 from bot.interface.components import GameButton, GameSelect
 from bot.interface.delivery import Courier
+from bot.interface.health import Health
 from bot.interface.lifecycle import Lifecycle, refuse_if_stopping
 from bot.interface.scheduler import Scheduler
 from bot.interface.table import Table
@@ -87,6 +89,8 @@ class HostBot(commands.Bot):
         self.clock = clock or Clock()
         self.store: Store | None = None
         self.lifecycle = Lifecycle()
+        self.metrics = Metrics()
+        self.health: Health | None = None
         self._stop_deadline: float | None = None
         self.service: GameService
         self.table: Table
@@ -97,7 +101,9 @@ class HostBot(commands.Bot):
         words.engine()
         self.store = await Store.open(self.settings.database_url)
         self.service = GameService(self.store, clock=self.clock)
+        self.service.metrics = self.metrics
         self.table = Table(self, self.service)
+        self.table.painter.metrics = self.metrics
         self.table.workers.start()
         self.scheduler = Scheduler(self)
         self.calendar = Calendar(self)
@@ -113,6 +119,9 @@ class HostBot(commands.Bot):
         await self.courier.start()
         self.housekeeping = Housekeeping(self.store, self._housekeeping_policy())
         self.housekeeping.start()
+        if self.settings.health_port is not None:
+            self.health = Health(self, self.settings.health_host, self.settings.health_port)
+            await self.health.start()
 
     def _housekeeping_policy(self) -> Policy:
         """Scheduled backups are taken by one process only (the one running shard 0) and only of a
@@ -172,6 +181,9 @@ class HostBot(commands.Bot):
         return max(0.0, self._stop_deadline - asyncio.get_running_loop().time() - reserve)
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
+            self.health = None
         if hasattr(self, "housekeeping"):
             await self.housekeeping.stop()
         if hasattr(self, "scheduler"):

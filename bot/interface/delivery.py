@@ -34,8 +34,10 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.app.metrics import reason_label
 from bot.interface.components import GameButton, turn_buttons
 from bot.interface.ports import Host
+from bot.logs import about
 from bot.storage.store import Delivery, OutboxRow
 
 log = logging.getLogger(__name__)
@@ -176,7 +178,8 @@ class Courier:
     async def _deliver_game(self, queue: list[OutboxRow]) -> None:
         for index, row in enumerate(queue):
             try:
-                message_id = await self._send(row)
+                with about(game=row.game_id):
+                    message_id = await self._send(row)
             except Retry as retry:
                 delay = self._backoff(row.attempts, retry.after)
                 log.info(
@@ -189,12 +192,14 @@ class Courier:
                 )
                 await self.store.outbox_retry(row.id, time.time() + delay, retry.reason)
                 await self.store.release_outbox([later.id for later in queue[index + 1 :]])
+                self._count("retries", retry.reason)
                 return
             except GiveUp as failure:
                 log.warning(
                     "delivery %s (%s of game %s) ended: %s", row.id, row.kind, row.game_id, failure.reason
                 )
                 await self.store.outbox_done(row.id, status="failed", reason=failure.reason)
+                self._count("give_ups", failure.reason)
                 continue
             except Exception as error:  # a bug here must not stop the game's queue for ever
                 log.exception("delivery %s (%s of game %s) failed", row.id, row.kind, row.game_id)
@@ -204,6 +209,12 @@ class Courier:
                 await self.store.release_outbox([later.id for later in queue[index + 1 :]])
                 return
             await self.store.outbox_done(row.id, message_id=message_id)
+            self._count("deliveries", row.kind)
+
+    def _count(self, counter: str, label: str) -> None:
+        metrics = getattr(self.bot, "metrics", None)
+        if metrics is not None:
+            getattr(metrics, counter).labels(label if counter == "deliveries" else reason_label(label)).inc()
 
     def _backoff(self, attempts: int, at_least: float) -> float:
         """Exponential, capped, with full jitter on its upper half so retries of many games spread."""

@@ -16,6 +16,8 @@ from urllib.parse import urlencode
 
 import discord
 
+from bot.app.refusals import UserError
+
 
 @dataclass(frozen=True)
 class Needed:
@@ -58,6 +60,17 @@ def describe_missing(missing: list[Needed], channel: str) -> str:
         f"I cannot run a game in {channel} yet: I lack {names}. A server admin can grant "
         "them in the channel's settings (Permissions) or to my role, then try again."
     )
+
+
+def check_channel_permissions(interaction: discord.Interaction) -> None:
+    """Refuse, in one sentence naming each missing permission, a game in a channel where the bot could
+    not post its turns (Discord tells every interaction what the bot may do in its channel)."""
+    if interaction.guild_id is None:
+        return
+    missing = missing_in(interaction.app_permissions)
+    if missing:
+        channel = f"<#{interaction.channel_id}>" if interaction.channel_id else "this channel"
+        raise UserError(describe_missing(missing, channel))
 
 
 def application_id_from_token(token: str) -> int | None:

@@ -120,6 +120,17 @@ class OutboxQueries:
         )
         return (row[0], row[1]) if row else None
 
+    async def outbox_backlog(self, now: float) -> tuple[int, float]:
+        """(rows waiting to be delivered, seconds the oldest due one has waited): for /healthz and
+        /metrics."""
+        row = await self._db.fetchone(
+            "SELECT COUNT(*), MIN(CASE WHEN due_at <= ? THEN due_at END) FROM outbox WHERE status = 'pending'",
+            (float(now),),
+        )
+        if row is None:
+            return 0, 0.0
+        return int(row[0]), (max(0.0, now - float(row[1])) if row[1] is not None else 0.0)
+
     async def prune(self, delivered_before: float) -> dict[str, int]:
         """Delete what no one reads again, so the database grows only by the moves themselves: outbox
         rows delivered (or given up, or superseded) before `delivered_before`, and the votes and timers

@@ -208,3 +208,26 @@ async def test_scheduled_backups_happen_once_per_period_and_keep_the_newest(tmp_
         assert float(await store.get_setting(LAST_BACKUP)) == clock[0]
     finally:
         await store.close()
+
+
+async def test_a_migration_changed_after_it_was_applied_refuses_the_start(tmp_path: Path, capsys) -> None:
+    """The database remembers each applied migration's checksum; a changed file is one sentence."""
+    from bot.storage.store import SchemaMismatch
+
+    path = tmp_path / "g.db"
+    await (await Store.open(f"sqlite:///{path}")).close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM schema_checksums").fetchone()[0] >= 5
+        db.execute("UPDATE schema_checksums SET sha256 = 'edited' WHERE version = 2")
+    try:
+        await Store.open(f"sqlite:///{path}")
+    except SchemaMismatch as refused:
+        assert "migration 0002 was changed" in str(refused)
+    else:
+        raise AssertionError("a changed migration was accepted")
+    # A database from before checksums were kept gets them at its next start.
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE schema_checksums")
+    await (await Store.open(f"sqlite:///{path}")).close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM schema_checksums").fetchone()[0] >= 5
