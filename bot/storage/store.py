@@ -138,7 +138,9 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
                     await tx.execute(statement)
                 await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
                 await tx.execute(
-                    "INSERT INTO schema_checksums (version, sha256) VALUES (?, ?)", (number, digest)
+                    "INSERT INTO schema_checksums (version, sha256) VALUES (?, ?)"
+                    " ON CONFLICT (version) DO UPDATE SET sha256 = excluded.sha256",
+                    (number, digest),
                 )
                 current = number
         return current
