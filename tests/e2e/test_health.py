@@ -116,3 +116,26 @@ async def test_a_channel_without_attach_files_and_embed_links_is_named_before_a_
         assert not w.server.public_messages(lacking)
         opened = await alice.slash(w.channels["table"], "game new", game="test-highcard", seed=1)
         assert not opened.ephemeral
+
+
+async def test_a_post_retried_after_the_nonce_window_is_found_in_the_channel_not_posted_twice(
+    tmp_path,
+) -> None:
+    """Discord honours a nonce only for a few minutes. A turn post whose answer was lost, retried after
+    that (the emulator's window shortened to a fraction of a second), is looked up in the channel's
+    recent messages instead of being posted a second time."""
+    async with world(tmp_path) as w:
+        w.server.nonce_window = 0.05
+        w.bot.courier.nonce_window = 0.05
+        w.bot.courier.retry_base = 0.3
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="test-highcard", seed=3)
+        await bob.slash(table, "game join")
+        # The first turn post is made, but its answer never reaches the bot.
+        w.server.faults.add("POST", r"/channels/\d+/messages", drop=True, after_create=True)
+        await alice.slash(table, "game start")
+        await w.settle()
+        turn_posts = [m for m in w.public() if m.content and "g:1:board" in str(m.components)]
+        assert len(turn_posts) == 1, [m.content[:60] for m in turn_posts]
+        assert w.server.faults.injected, "the fault did not fire: nothing was tested"
