@@ -73,6 +73,23 @@ def check_channel_permissions(interaction: discord.Interaction) -> None:
         raise UserError(describe_missing(missing, channel))
 
 
+THREADS = ("create_public_threads", "send_messages_in_threads")
+
+
+def check_thread_permissions(interaction: discord.Interaction) -> None:
+    """`/game follow mode:thread` needs two permissions a server may well have withheld: named, not a
+    thread that silently never appears."""
+    granted = interaction.app_permissions
+    missing = [item for item in NEEDED if item.flag in THREADS and not granted.administrator]
+    missing = [item for item in missing if not getattr(granted, item.flag)]
+    if missing:
+        names = " and ".join(f"**{item.label}**" for item in missing)
+        raise UserError(
+            f"I cannot make a thread for this game: I lack {names} here. Ask a server admin to grant "
+            "them, or use `/game follow mode:dm`."
+        )
+
+
 def application_id_from_token(token: str) -> int | None:
     """A bot token starts with its user id in base64, which is the application's id for a bot."""
     head = token.strip().split(".")[0]

@@ -139,3 +139,16 @@ async def test_a_post_retried_after_the_nonce_window_is_found_in_the_channel_not
         turn_posts = [m for m in w.public() if m.content and "g:1:board" in str(m.components)]
         assert len(turn_posts) == 1, [m.content[:60] for m in turn_posts]
         assert w.server.faults.injected, "the fault did not fire: nothing was tested"
+
+
+async def test_following_in_a_thread_where_the_bot_may_not_make_one_names_the_permission(tmp_path) -> None:
+    from bot.emulator.model import P_CREATE_PUBLIC_THREADS
+
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="test-highcard", seed=3)
+        w.server.world.deny_bot(table, P_CREATE_PUBLIC_THREADS)
+        refused = await bob.slash(table, "game follow", mode="thread")
+        assert refused.ephemeral and "Create Public Threads" in refused.content
+        assert "follow mode:dm" in refused.content

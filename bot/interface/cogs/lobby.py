@@ -14,7 +14,7 @@ from bot.app.refusals import UserError
 from bot.app.service import parse_options
 from bot.app.text import escape_text
 from bot.app.timing import TIMEOUT_POLICIES
-from bot.interface.permissions import check_channel_permissions
+from bot.interface.permissions import check_channel_permissions, check_thread_permissions
 from bot.interface.reply import Reply
 from bot.interface.table import display_name, is_admin
 from rules import registry
@@ -241,6 +241,8 @@ class Lobby(
     ) -> None:
         async with Reply(interaction) as reply:
             game = await self.bot.service.open_game(interaction.channel_id)
+            if mode == "thread":
+                check_thread_permissions(interaction)
             await self.bot.service.set_follower(game.id, interaction.user.id, None if mode == "off" else mode)
             if mode == "off":
                 await reply.send("🔕 You no longer follow this game.")
