@@ -238,7 +238,9 @@ def main() -> None:
             games=args.game,
         )
     if "operations" in sections:
-        operations.run(moves=args.season_moves, games=args.stored, kills=args.kills)
+        operations.run(
+            moves=args.season_moves, games=args.stored, kills=args.kills, channels=args.stop_channels
+        )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ so the figures are about the database, not about playing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -160,7 +161,85 @@ def _kills(cycles: int) -> tuple[int, int]:
     return asyncio.run(run())
 
 
-def run(moves: int = 100_000, games: int = 10_000, kills: int = 10) -> None:
+def _sigterm(channels: int) -> dict[str, float]:
+    """`channels` games of Iron Bridge Gorge in play, a wave of moves in every one of them, and a SIGTERM
+    while the wave is in flight: how long the stop took, its exit code, confirmed moves missing from the
+    log, posts doubled, rows left for the next start (and whether the next start delivered them)."""
+    import random
+    import signal
+    from collections import Counter
+
+    from bot.emulator.server import FakeDiscord
+    from tests.quality.support import BotProcess, moves_at_once, turn_messages, until
+    from tests.quality.test_stopping import workers_up
+
+    async def run() -> dict[str, float]:
+        server = FakeDiscord()
+        await server.start()
+        figures: dict[str, float] = {}
+        with tempfile.TemporaryDirectory() as folder:
+            bot = BotProcess(server, Path(folder), render_processes=1)
+            try:
+                guild = server.add_guild("Stop")
+                tables = []
+                for number in range(channels):
+                    channel = server.add_channel(guild, f"table-{number}")
+                    users = [server.user(server.add_user(f"p{number}-{seat}")) for seat in range(3)]
+                    tables.append((channel, users))
+                await bot.start(timeout=120)
+                await workers_up(bot)
+                for channel, users in tables:
+                    await users[0].slash(channel, "game new", game="iron-bridge-gorge", seed=channel % 1000)
+                    for user in users[1:]:
+                        await user.slash(channel, "game join")
+                    await users[0].slash(channel, "game start")
+                await until(
+                    lambda: all(turn_messages(server, c) for c, _ in tables), timeout=300, what="turns"
+                )
+                rng = random.Random(5)
+                wave = [asyncio.create_task(moves_at_once(users, server, c, rng)) for c, users in tables]
+                await asyncio.sleep(0.3)
+                started = time.monotonic()
+                bot.process.send_signal(signal.SIGTERM)
+                code = await asyncio.to_thread(bot.process.wait, 60)
+                figures["stop seconds"] = time.monotonic() - started
+                figures["exit code"] = code
+                confirmed = [interaction for found in await asyncio.gather(*wave) for interaction in found]
+                with sqlite3.connect(bot.db_path) as db:
+                    logged = {row[0] for row in db.execute("SELECT interaction_id FROM actions")}
+                    figures["rows left"] = db.execute(
+                        "SELECT COUNT(*) FROM outbox WHERE status = 'pending'"
+                    ).fetchone()[0]
+                figures["moves confirmed in the wave"] = len(confirmed)
+                figures["confirmed moves lost"] = len([i for i in confirmed if i not in logged])
+                restarted = time.monotonic()
+                await bot.start(timeout=120)
+
+                def owed() -> int:
+                    with sqlite3.connect(bot.db_path) as db:
+                        return db.execute(
+                            "SELECT COUNT(*) FROM outbox WHERE status = 'pending' AND due_at <= ?",
+                            (time.time(),),
+                        ).fetchone()[0]
+
+                with contextlib.suppress(AssertionError):
+                    await until(lambda: owed() == 0, timeout=120, what="the rows left delivered")
+                figures["rows left after the next start"] = owed()
+                figures["seconds until the next start delivered them"] = time.monotonic() - restarted
+                doubled = 0
+                for channel, _ in tables:
+                    posts = Counter(m.content for m in turn_messages(server, channel))
+                    doubled += sum(count - 1 for count in posts.values())
+                figures["posts doubled"] = doubled
+            finally:
+                bot.stop()
+                await server.stop()
+        return figures
+
+    return asyncio.run(run())
+
+
+def run(moves: int = 100_000, games: int = 10_000, kills: int = 10, channels: int = 20) -> None:
     moves_per_day = max(1, moves // 60)  # a season of about two months
     with tempfile.TemporaryDirectory(prefix="ironhost-ops-") as folder:
         root = Path(folder)
@@ -184,6 +263,15 @@ def run(moves: int = 100_000, games: int = 10_000, kills: int = 10) -> None:
         )
         print(
             f"/metrics scrape (backlog query + text) on that database: median {_scrape(root / 'pruned.db'):.2f} ms"
+        )
+    if channels:
+        figures = _sigterm(channels)
+        print(
+            f"SIGTERM during a wave of moves in {channels} channels: "
+            + ", ".join(
+                f"{name} {value:g}" if isinstance(value, int) else f"{name} {value:.2f}"
+                for name, value in figures.items()
+            )
         )
     if kills and os.path.isdir("/proc"):
         seen, left = _kills(kills)
