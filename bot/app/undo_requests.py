@@ -29,7 +29,10 @@ class UndoRequests(Decisions, HistoryReads):
     """The service's part that plans, asks for, votes on and commits undos."""
 
     async def _undo_plan(self, game: GameRecord) -> tuple[UndoPlan | None, list[Any]]:
-        states, moves = await self._replay_log(game)
+        """The plan at the game's version as read: a move logged since (in another process) is not in
+        it, so a decision taken on it agrees with the rest of what it read (and its commit, finding
+        the game moved on, decides again)."""
+        states, moves = await self._replay_log(game, upto=game.version)
         return plan_undo(self.rules_for(game.kind), states, moves), states
 
     async def _current_undo_plan(self, game: GameRecord) -> UndoPlan | None:
