@@ -12,7 +12,16 @@ import pytest
 
 from bench.search import OPTIONS, reference_policy
 from rules.iron_and_brass import GAME
-from rules.iron_and_brass.policy import GREEDY, MILITARY, POLICY, REFERENCE, REFERENCE_POLICY, evaluate, prior
+from rules.iron_and_brass.policy import (
+    GREEDY,
+    MILITARY,
+    POLICY,
+    REFERENCE,
+    REFERENCE_POLICY,
+    evaluate,
+    prior,
+    token_cost,
+)
 from rules.policy import GreedyPolicy, play, policy_for
 from rules.search import SearchPolicy, search_tables_for
 from tests.rules.iron_and_brass.helpers import position
@@ -123,3 +132,20 @@ def test_iron_and_brass_plays_its_computer_player_without_searching(monkeypatch)
         assert played.key == "hire"  # the plan's move (see the first test)
     with pytest.raises(AssertionError, match="searched"):
         SearchPolicy(tables=frozenset({2})).choose(game, state, 0, random.Random(1), 3)
+
+
+def test_computer_players_keep_the_last_advantage_tokens_for_what_matters():
+    """'Each of these tokens may be used once per game ... for any 1 of the actions listed on the token'
+    (issue 41): a token played for Open Road is a Surge missing later, so its price rises as they run out
+    (`token_cost`: 1 with all 8 in hand, 2 with 4, 8 for the last). A Gunner (move 3, range 2) six squares
+    from the enemy Headquarters reaches range only with Open Road: with 8 tokens in hand the MILITARY plan
+    and the greedy heuristic play one for it; holding the last one, they walk the plain 3 squares."""
+    assert [token_cost(left) for left in (8, 4, 1)] == [1.0, 2.0, 8.0]
+    for left, wanted in ((8, "mv:J4:J8:r"), (1, "mv:J4:J7")):
+        state = position([("gunner", 0, "J4")], gold=0, crew=0)
+        state.players[0].advantage_tokens = left
+        assert MILITARY.choose(GAME, state, 0, random.Random(1), 3).key == wanted, left
+        choices = {choice.key: choice for choice in GAME.legal_actions(state, 0)}
+        view = GAME.view(state, 0)
+        road, walk = (prior(view, 0, choices[key]) for key in ("mv:J4:J8:r", "mv:J4:J7"))
+        assert (road > walk) == (left == 8), (left, road, walk)
