@@ -1,8 +1,9 @@
 """How a computer player judges Iron & Brass, from its own view (see `rules/policy.py`).
 
 The computer player (`POLICY`, at the end) plays the MILITARY plan below at the top strength and the
-greedy heuristic described here below it (`TopStrength` says why); the benchmark's yardstick is the
-greedy heuristic at every strength (`REFERENCE_POLICY`).
+greedy heuristic described here below it (`GREEDY`; `TopStrength` says why); the benchmark's
+yardstick is the greedy heuristic at every strength with the token prices of before issue 41
+(`REFERENCE_POLICY`).
 
 The greedy heuristic is the generic greedy policy of `rules/policy.py`: each legal choice (a random 40 of them at
 strength 3 when there are more) is applied to a copy of the state and the seat's view afterwards
@@ -678,10 +679,12 @@ class TopStrength:
     reference in that seat 98) and 185 of the benchmark's 200, seeds 0-199 (92.5 %, 88.0-95.4 %,
     x1.85 the fair share; the reference in that seat 86; 101 games better, 2 worse). The ECONOMIC plan
     won 74 of 100 tuning games; making the greedy heuristic value gold in hand less (0.5 or 0.3 a
-    coin instead of 0.8, mining priced the same) only 112 and 111 of 200.
+    coin instead of 0.8, mining priced the same) only 112 and 111 of 200. After issue 41 (any token
+    for any advantage, `token_cost`), the same seeds: 186 of 200 (93.0 %, 88.6-95.8 %; the reference
+    in that seat 102; 87 better, 3 worse).
 
-    Below the top strength the greedy heuristic plays as before (strength 1 casual, 2 solid), so
-    `ai_strength` still grades the player and tables at those strengths replay as they did."""
+    Below the top strength the greedy heuristic plays (strength 1 casual, 2 solid), so `ai_strength`
+    still grades the player; since issue 41 it pays `token_cost` for advantage tokens (`GREEDY`)."""
 
     plan: Strategy
     greedy: GreedyPolicy
