@@ -73,6 +73,24 @@ def check_channel_permissions(interaction: discord.Interaction) -> None:
         raise UserError(describe_missing(missing, channel))
 
 
+def permission_report(interaction: discord.Interaction) -> str:
+    """`/settings check`: each permission the bot uses, ✅ or ❌ in this channel, with what it is for."""
+    granted = interaction.app_permissions
+    where = f"<#{interaction.channel_id}>" if interaction.channel_id else "this channel"
+    lines = [f"**My permissions in {where}**"]
+    for item in NEEDED:
+        has = granted.administrator or getattr(granted, item.flag)
+        scope = "" if item.in_channel else " (server-wide)"
+        lines.append(f"{'✅' if has else '❌'} {item.label}{scope}: {item.why}")
+    missing = [item for item in NEEDED if not (granted.administrator or getattr(granted, item.flag))]
+    lines.append(
+        "Everything a game needs is in place here."
+        if not missing
+        else "A server admin can grant what is missing in the channel's settings (Permissions) or to my role."
+    )
+    return "\n".join(lines)
+
+
 THREADS = ("create_public_threads", "send_messages_in_threads")
 
 

@@ -21,6 +21,8 @@ from bot.logs import JsonLines, about
 from bot.storage.records import Delivery
 from tests.e2e.harness import world
 
+MANAGE_GUILD = 1 << 5
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -152,3 +154,15 @@ async def test_following_in_a_thread_where_the_bot_may_not_make_one_names_the_pe
         refused = await bob.slash(table, "game follow", mode="thread")
         assert refused.ephemeral and "Create Public Threads" in refused.content
         assert "follow mode:dm" in refused.content
+
+
+async def test_settings_check_lists_every_permission_with_a_mark(tmp_path) -> None:
+    async with world(tmp_path) as w:
+        lacking = w.server.add_channel(w.guild, "no-pictures")
+        w.server.world.deny_bot(lacking, P_ATTACH_FILES)
+        w.server.set_permissions(w.guild, w.users["alice"].id, MANAGE_GUILD)
+        report = await w.users["alice"].slash(lacking, "settings check")
+        assert report.ephemeral
+        assert "❌ Attach Files" in report.content and "✅ Send Messages" in report.content
+        good = await w.users["alice"].slash(w.channels["table"], "settings check")
+        assert "❌" not in good.content and "Everything a game needs" in good.content
