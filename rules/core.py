@@ -202,6 +202,10 @@ class OptionSpec(Model):
     choices: list[str] = Field(default_factory=list)
     min: int | None = None
     max: int | None = None
+    before: bool | int | str | None = None
+    """The value a game created before this option existed plays with (None: `default`). An option added
+    to change a rule keeps the games already under way on the rule they started with: their stored
+    options (and saved files) lack it, and `Game.stored_options` fills this value in."""
 
 
 class GameInfo(Model):
@@ -463,6 +467,19 @@ class Game(ABC, Generic[StateT]):
         for name, spec in specs.items():
             resolved[name] = _check_option(spec, options.get(name, spec.default))
         return resolved
+
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """`resolve_options` for the options of a game already created (the lobby's stored options, a
+        saved file's): the lobby stores every option resolved, so one they lack did not exist when the
+        game was created, and takes its `before` value rather than today's default. Whatever starts,
+        replays or imports a created game reads its options through this; a new game's come from
+        `resolve_options`."""
+        missing = {
+            spec.name: spec.before
+            for spec in self.info.options
+            if spec.before is not None and spec.name not in options
+        }
+        return self.resolve_options({**options, **missing})
 
     def to_act(self, state: StateT) -> set[Seat]:
         if self._result(state) is not None:
