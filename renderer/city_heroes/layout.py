@@ -22,7 +22,7 @@ from renderer.canvas import (
     text_width,
     wrap,
 )
-from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
+from renderer.phone import MIN_TEXT, PHONE_WIDTH, max_height
 from rules.city_heroes.view import CityHeroesView, SeatView, TileView
 from rules.core import View
 
@@ -510,7 +510,7 @@ def _coin(draw: Draw, center: tuple[float, float], price: int, affordable: bool)
 
 def fitted_map(sheet: Sheet, view: CityHeroesView, below: int = 0) -> None:
     """The map scaled into what is left of `MAX_HEIGHT` once `below` px more are added after it."""
-    room = MAX_HEIGHT - sheet.used - below
+    room = max_height() - sheet.used - below
     draw_map(sheet, view, Geometry.fitting(view.radius, room))
 
 

@@ -225,16 +225,16 @@ OVERLAYS = (
     Overlay(
         name="buyable",
         description="The tiles the acting player could buy now, with their price",
-        draw=_buyable_overlay,
+        paint=_buyable_overlay,
     ),
     Overlay(
         name="cities",
         description="Each city in full: workers, ducats, influence, resources, goods, buildings",
-        draw=lambda view, target: render_cities(view),
+        paint=lambda view, target: render_cities(view),
     ),
     Overlay(
         name="key",
         description="What every letter, code, colour and mark on the pictures means",
-        draw=lambda view, target: render_key(view),
+        paint=lambda view, target: render_key(view),
     ),
 )

@@ -23,7 +23,7 @@ from renderer.canvas import (
     with_names,
     wrap,
 )
-from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
+from renderer.phone import MIN_TEXT, PHONE_WIDTH, max_height
 from rules.city_of_iron.view import BuildingInfo, CardInfo, CityOfIronView, GoodInfo, PlayerInfo, TownInfo
 
 Draw = ImageDraw.ImageDraw
@@ -390,7 +390,7 @@ def _first_fitting(layouts: Sequence[Callable[[], Sheet]]) -> Sheet:
     """The first (most detailed) layout no taller than a phone screen, else the last (plainest)."""
     sheet = layouts[0]()
     for layout in layouts[1:]:
-        if sheet.height <= MAX_HEIGHT:
+        if sheet.height <= max_height():
             break
         sheet = layout()
     return sheet

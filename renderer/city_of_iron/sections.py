@@ -402,29 +402,29 @@ OVERLAYS = (
     Overlay(
         name="goods",
         description="Goods: every nation's amounts, who leads, VP and coin bonuses",
-        draw=_goods_section,
+        paint=_goods_section,
     ),
     Overlay(
         name="nations",
         description="Nations: cities, buildings, towns, stored buildings, card piles",
-        draw=_nations_section,
+        paint=_nations_section,
     ),
     Overlay(
         name="buildings",
         description="The building row in full, with each building's text",
-        draw=_buildings_section,
+        paint=_buildings_section,
     ),
     Overlay(
         name="towns",
         description="Towns to attack: each pile's top cards and the expansion towns",
-        draw=_towns_section,
+        paint=_towns_section,
     ),
     Overlay(
         name="lands",
         description="Land boards left to settle: land types, distance, ship needs",
-        draw=_lands_section,
+        paint=_lands_section,
     ),
     Overlay(
-        name="key", description="What every symbol and abbreviation on the pictures means", draw=_key_section
+        name="key", description="What every symbol and abbreviation on the pictures means", paint=_key_section
     ),
 )

@@ -28,7 +28,7 @@ from renderer.canvas import (
     with_names,
     wrap,
 )
-from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
+from renderer.phone import MIN_TEXT, PHONE_WIDTH, max_height
 from rules.core import View
 from rules.iron_bridge_gorge.view import CardView, IronBridgeGorgeView, SeatView
 
@@ -68,7 +68,7 @@ class Flow:
 
     @property
     def room(self) -> int:
-        return MAX_HEIGHT - self.used
+        return max_height() - self.used
 
     def add(self, height: int, paint: Paint) -> None:
         self.sheet.block(height, paint)
