@@ -585,7 +585,11 @@ class Sheet:
         pages = []
         for number, group in enumerate(groups):
             page = Sheet(width=self.width, background=self.background, changed=self.changed)
-            page._blocks = [*header, _page_note(self.width, number, len(groups)), *(self._blocks[i] for i in group)]
+            page._blocks = [
+                *header,
+                _page_note(self.width, number, len(groups)),
+                *(self._blocks[i] for i in group),
+            ]
             pages.append(page)
         return pages
 
@@ -714,10 +718,12 @@ def _page_note(width: int, number: int, count: int) -> tuple[int, object]:
 
 
 def frame_changed(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
-    """A thick magenta frame with a white inner edge: visible on light cells and on seat colours."""
+    """A magenta frame with a white inner edge, visible on light cells and on seat colours, drawn
+    around `box` and never inside it: what the box holds (a number, a word) stays whole. It takes 5 px
+    around the box, so a painter leaves that much room to the next text."""
     x0, y0, x1, y1 = box
-    draw.rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), outline=Palette.changed, width=6)
-    draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=(255, 255, 255), width=2)
+    draw.rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), outline=Palette.changed, width=4)
+    draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=(255, 255, 255), width=1)
 
 
 def join_nonempty(parts: Iterable[str], separator: str = " · ") -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.interface.workers import WorkerPool
 from renderer.animation import replay
-from renderer.registry import render, render_changes, render_overlay
+from renderer.registry import Page, render, render_changes, render_overlay, render_overlay_pages
 from rules.core import View
 
 
@@ -16,8 +16,13 @@ class Painter:
         """`view` drawn with the parts called `marks` framed as changed."""
         return await self.workers.run(render, view, marks)
 
-    async def overlay(self, view: View, name: str, target: str | None) -> bytes:
-        return await self.workers.run(render_overlay, view, name, target)
+    async def overlay(self, view: View, name: str, target: str | None, page: int = 0) -> Page:
+        """One page of a section (a long one is cut into phone-sized pages)."""
+        return await self.workers.run(render_overlay, view, name, target, page)
+
+    async def overlay_pages(self, view: View, name: str, target: str | None) -> list[bytes]:
+        """Every page of a section, for a post everybody sees."""
+        return await self.workers.run(render_overlay_pages, view, name, target)
 
     async def changes(self, old: View, new: View) -> tuple[bytes, list[str]]:
         """`new` with what changed since `old` marked, and the changes in words."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 from PIL import Image
 
@@ -161,8 +162,8 @@ def test_every_section_renders_readably_and_keeps_to_its_topic():
     for overlay in OVERLAYS:
         assert overlay.target == "" and overlay.description
         png = overlay.draw(view, None)
-        _image(png, sized=False)
-        assert Image.open(io.BytesIO(png)).height <= 2000
+        assert overlay.page(view).count == 1, "every section fits one phone picture"
+        _image(png, sized=True)
         texts = _texts(lambda o=overlay: o.draw(view, None))
         assert "Iron Bridge Gorge" in texts
     cards = _texts(lambda: ibg.render_cards(view))
@@ -215,8 +216,27 @@ def test_the_key_explains_every_symbol_drawn():
         text for text in texts if len(text) <= 5 and text.strip("+-0123456789 Lc·") and text not in words
     }
     assert {"VP", "Coins", "F", "O"} <= symbols, "the table's titles are among the symbols checked"
-    symbols |= {"✓", "–", "▶", "L", "5c", "+2", "magenta", "yellow", "filled"}
+    symbols |= {"✓", "–", "▶", "L", "loan", "5c", "+2", "magenta", "yellow", "filled"}
     for symbol in symbols:
         assert symbol in KEY, symbol
     for letter, (label, _, _) in ibg.TYPES.items():
         assert f"{letter} {label}" in KEY
+
+
+def test_each_letter_of_the_key_means_one_thing():
+    """Issue 36: the legend under the turn picture read "L Limestone" and "L loan" — one letter, two
+    meanings. Every single-letter symbol the key and the short key explain names one thing only, and a
+    seat's loan is marked with a word no type uses."""
+    from renderer.iron_bridge_gorge.key import SHORT_KEY
+    from renderer.iron_bridge_gorge.layout import LOAN
+
+    meanings: dict[str, set[str]] = {}
+    for text in (*SHORT_KEY, KEY.removeprefix("Key: ")):
+        for item in re.split(r" · |, |; ", text):
+            found = re.match(r"([A-Z]) (\w+)", item.strip())
+            if found and found[2] not in ("or", "and", "for", "to"):
+                meanings.setdefault(found[1], set()).add(found[2].lower())
+    doubled = {letter: found for letter, found in meanings.items() if len(found) > 1}
+    assert not doubled, doubled
+    assert set(ibg.TYPES) <= set(meanings)
+    assert LOAN not in ibg.TYPES and len(LOAN) > 1
