@@ -413,6 +413,7 @@ def _paint_pieces(
             bracket(draw, grid.box(piece.square), Palette.bad, code_size, inset=1)
 
 
+@lru_cache(maxsize=16)
 def _code_height(size: int) -> int:
     """How tall a piece's code is drawn at `size` (its outline included)."""
     face = _code_face(size)

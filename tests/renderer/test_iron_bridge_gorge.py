@@ -61,6 +61,13 @@ def _texts(draw) -> str:  # noqa: ANN001 - a callable returning PNG bytes
     return "\n".join(text for _, text in drawn.texts)
 
 
+def _page_texts(overlay, view) -> str:  # noqa: ANN001 - an Overlay and a view
+    """The texts of every page of a section, one a line."""
+    return "\n".join(
+        _texts(lambda n=number: overlay.page(view, None, n).png) for number in range(overlay.page(view).count)
+    )
+
+
 def _magenta(png: bytes) -> int:
     image = Image.open(io.BytesIO(png)).convert("RGB")
     return sum(count for count, color in image.getcolors(1 << 16) or [] if color == Palette.changed)
@@ -161,16 +168,15 @@ def test_every_section_renders_readably_and_keeps_to_its_topic():
     assert set(overlays_for("iron-bridge-gorge")) == {"cards", "players", "events", "key"}
     for overlay in OVERLAYS:
         assert overlay.target == "" and overlay.description
-        png = overlay.draw(view, None)
-        assert overlay.page(view).count == 1, "every section fits one phone picture"
-        _image(png, sized=True)
-        texts = _texts(lambda o=overlay: o.draw(view, None))
-        assert "Iron Bridge Gorge" in texts
-    cards = _texts(lambda: ibg.render_cards(view))
+        for number in range(overlay.page(view).count):  # a long section is cut into 4:5 pages
+            _image(overlay.page(view, None, number).png, sized=True)
+            texts = _texts(lambda o=overlay, n=number: o.page(view, None, n).png)
+            assert "Iron Bridge Gorge" in texts
+    cards = _page_texts(OVERLAYS[0], view)
     assert all(card.name in cards for card in view.row)
-    players = _texts(lambda: ibg.render_players(view)).replace("\n", " ")  # names wrap between words
+    players = _page_texts(OVERLAYS[1], view).replace("\n", " ")  # names wrap between words
     assert all(card.name in players for seat in view.seats for card in seat.resources)
-    events = _texts(lambda: ibg.render_events(view))
+    events = _page_texts(OVERLAYS[2], view)
     assert all(entry.name in events for entry in view.innovations)
 
 

@@ -29,7 +29,7 @@ import re
 import pytest
 from PIL import Image
 
-from bot.app.replay import frames
+from bot.app.replay import CAPTION_CHARS, frames
 from renderer import animation, phone, registry
 from renderer.canvas import Palette
 from rules.core import Game
@@ -162,6 +162,8 @@ def test_the_replay_fits_a_phone_and_ends_on_the_final_picture(game: Game) -> No
     one), and the last frame is the final picture with the end's caption, not a board under a blank."""
     states, texts = _played(game, game.info.min_players if game.info.min_players > 1 else 1)
     views, captions = frames(game, states, texts)
+    cut = [caption for caption in captions if caption.endswith("…") or len(caption) > CAPTION_CHARS]
+    assert not cut, f"captions cut mid-sentence: {cut[:2]}"
     chosen = [0, 1, len(views) - 2, len(views) - 1]
     pictures = animation.boards([views[index] for index in chosen], [captions[index] for index in chosen])
     size = animation.frame_size(pictures, animation.WIDTHS[0])
