@@ -28,7 +28,7 @@ PICTURES = (
     # (file, game, players, moves played)
     ("city-of-iron-board.png", "city-of-iron", 3, 70),
     ("iron-bridge-gorge-board.png", "iron-bridge-gorge", 3, 150),
-    ("iron-and-brass-map.png", "iron-and-brass", 2, 160),
+    ("iron-and-brass-map.png", "iron-and-brass", 2, 60),
     ("city-heroes-map.png", "city-heroes", 3, 260),
 )
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
