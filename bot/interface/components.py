@@ -11,6 +11,7 @@ custom_id layouts (Discord allows 100 characters):
   g:<game>:grp:<menu>:<path>          open a part of a menu too big for one message ('r.2.0')
   g:<game>:up:<menu>:<path>           back to the part that holds it
   g:<game>:sec:0:<section>             a part of the board in detail ('goods'), or 'board' itself
+  g:<game>:page:<n>:<section>          page n (from 1) of a section cut into pages (a long key)
   s:<game>:pick:<menu>:<n>             a select of moves; its option values are choice keys
   s:<game>:opt:<option name>           a lobby option (host only)
 """
@@ -441,18 +442,33 @@ def turn_buttons(game_id: int, *, finished: bool = False) -> discord.ui.View:
     return view
 
 
-def section_buttons(game_id: int, sections: list[str], shown: str = "board") -> discord.ui.View | None:
+def section_buttons(
+    game_id: int, sections: list[str], shown: str = "board", *, page: int = 0, pages: int = 1
+) -> discord.ui.View | None:
     """Under a board or section picture shown to one person: one button per section of the board
     (the detail a phone-sized turn picture leaves out), so a phone user never types a section's name.
-    The one shown is greyed out; None when the game has no sections."""
+    The one shown is greyed out; None when the game has no sections. A section cut into `pages` (each
+    no taller than a phone screen) gets a row to turn them: ◀, "Page 2 of 3" (greyed) and ▶."""
     if not sections:
         return None
     view = discord.ui.View(timeout=None)
-    for index, name in enumerate(["board", *sections][: 5 * MAX_ROWS]):
+    names = ["board", *sections][: 5 * (MAX_ROWS - 1)]
+    for index, name in enumerate(names):
         label = "Board" if name == "board" else name.capitalize()
         button = GameButton(game_id, "sec", menu="0", key=name, label=clip(label, 80), row=index // 5)
         button.item.disabled = name == shown
         view.add_item(button)
+    if pages > 1 and shown != "board":
+        row = (len(names) + 4) // 5
+        turns = (  # (page to show, 1-based: distinct in each button's id, label, greyed out)
+            (page, "◀ Previous", page <= 0),
+            (page + 1, f"Page {page + 1} of {pages}", True),
+            (page + 2, "Next ▶", page >= pages - 1),
+        )
+        for number, label, disabled in turns:
+            button = GameButton(game_id, "page", menu=str(number), key=shown, label=label, row=row)
+            button.item.disabled = disabled
+            view.add_item(button)
     return view
 
 
