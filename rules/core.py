@@ -273,6 +273,10 @@ class Choice(Model):
     """What the table's clock may play for a seat that ran out of time: 'pass' skips the decision as
     the rules allow (a pass, ending a turn); 'safe' is a harmless default when no pass exists (a zero
     bid). Games mark these; see `Game.timeout_choice`."""
+    ends: bool = False
+    """The seat's way out of the decision: end the turn, pass, done choosing. The bot keeps it a button
+    at the top of the seat's menu, never inside a select or a part, however many other choices there
+    are (issue 36). Not stored anywhere: choices are rebuilt from the state, so old games get it too."""
 
     @field_validator("label", mode="before")
     @classmethod
@@ -284,7 +288,13 @@ _BUILT_CHOICE_SET = frozenset({"key", "label", "action", "group", "style"})
 
 
 def built_choice(
-    key: str, label: str, action: dict[str, Any], group: str = "", style: str = "secondary"
+    key: str,
+    label: str,
+    action: dict[str, Any],
+    group: str = "",
+    style: str = "secondary",
+    *,
+    ends: bool = False,
 ) -> Choice:
     """A Choice without validation, for the games' menus: they are rebuilt after every move, and a
     search builds them for every position it looks at, so validating each (or pydantic's
@@ -300,8 +310,9 @@ def built_choice(
         "path": [],
         "style": style,
         "timeout": None,
+        "ends": ends,
     }
-    return assembled(Choice, values, set(_BUILT_CHOICE_SET))
+    return assembled(Choice, values, set(_BUILT_CHOICE_SET) | ({"ends"} if ends else set()))
 
 
 class Event(Model):

@@ -162,37 +162,58 @@ class Node:
     title: str
     members: list[Choice]
     depth: int
+    room: int | None = None
+    """The buttons this node's message may hold (the root gives up a row to the pinned choices)."""
+
+    @property
+    def buttons(self) -> int:
+        return MAX_BUTTONS if self.room is None else self.room
+
+    @property
+    def selects(self) -> int:
+        return MAX_SELECTS if self.room is None else MAX_SELECTS - (MAX_BUTTONS - self.room) // 5
+
+
+def pinned(choices: list[Choice]) -> list[Choice]:
+    """The choices that stay buttons at the top of the menu whatever its size: the ones the game marks
+    as the seat's way out (end the turn, pass, done), so "End turn" never hides in a select or a part.
+    None when everything fits as buttons anyway, or when a row cannot be spared."""
+    ends = [c for c in choices if getattr(c, "ends", False)][:5]
+    if not ends or len(choices) <= MAX_BUTTONS or MAX_BUTTONS <= 5 or len(ends) == len(choices):
+        return []
+    return ends
 
 
 def _group_title(choice: Choice) -> str:
     return choice.group or "Moves"
 
 
-def _partition(members: list[Choice], depth: int) -> list[Node]:
+def _partition(node: Node) -> list[Node]:
     """A node's children: the games' groups first, then the labels' subgroups, then plain runs."""
+    members, depth, most = node.members, node.depth, node.buttons
     if depth == 0:
         groups: dict[str, list[Choice]] = {}
         for choice in members:
             groups.setdefault(_group_title(choice), []).append(choice)
-        if len(groups) > 1 and len(groups) <= MAX_BUTTONS:
+        if len(groups) > 1 and len(groups) <= most:
             return [Node(title, part, depth + 1) for title, part in groups.items()]
     subs = _subgroups(members, depth)
-    if _meaningful(subs):
+    if _meaningful(subs, most):
         return [Node(title, part, depth + 1) for title, part in subs.items()]
     # too many subgroups (or one too big): pack consecutive ones into at most 20 runs
     pieces = [part[i : i + DIRECT_MOST] for part in subs.values() for i in range(0, len(part), DIRECT_MOST)]
     runs: list[list[Choice]] = []
-    for cap in range(max(-(-len(members) // MAX_BUTTONS), 1), DIRECT_MOST + 1):
+    for cap in range(max(-(-len(members) // most), 1), DIRECT_MOST + 1):
         runs = []
         for piece in pieces:
             if runs and len(runs[-1]) + len(piece) <= cap:
                 runs[-1].extend(piece)
             else:
                 runs.append(list(piece))
-        if len(runs) <= MAX_BUTTONS:
+        if len(runs) <= most:
             break
     else:  # even runs, whatever the subgroups
-        size = max(-(-len(members) // MAX_BUTTONS), 1)
+        size = max(-(-len(members) // most), 1)
         runs = [members[i : i + size] for i in range(0, len(members), size)]
     return [Node(_run_title(run), run, depth + 1) for run in runs]
 
@@ -206,9 +227,10 @@ def _subgroups(members: list[Choice], depth: int) -> dict[str, list[Choice]]:
     return subs
 
 
-def _meaningful(subs: dict[str, list[Choice]]) -> bool:
+def _meaningful(subs: dict[str, list[Choice]], most: int | None = None) -> bool:
     """Whether the subgroups make good buttons: several, at most 20, each fitting one message."""
-    return 1 < len(subs) <= MAX_BUTTONS and all(len(part) <= DIRECT_MOST for part in subs.values())
+    most = MAX_BUTTONS if most is None else most
+    return 1 < len(subs) <= most and all(len(part) <= DIRECT_MOST for part in subs.values())
 
 
 def _run_title(run: list[Choice]) -> str:
@@ -218,10 +240,10 @@ def _run_title(run: list[Choice]) -> str:
 
 def _direct(node: Node) -> bool:
     """Whether a node's choices fit one message (buttons, or selects below the root)."""
-    if len(node.members) <= MAX_BUTTONS:
+    if len(node.members) <= node.buttons:
         return True
     if node.depth == 0:
-        return len(_select_chunks(node)) <= MAX_SELECTS
+        return len(_select_chunks(node)) <= node.selects
     if len(node.members) <= MAX_SELECT_OPTIONS:
         return True
     if node.depth == 1 and len(node.members) <= DIRECT_MOST:
@@ -248,16 +270,26 @@ def _select_chunks(node: Node) -> list[tuple[str, list[Choice]]]:
     return chunks
 
 
+def _root(choices: list[Choice]) -> Node:
+    """The whole menu but its pinned choices, in a message that keeps a row for them."""
+    pins = pinned(choices)
+    if not pins:
+        return Node("Your choices", list(choices), 0)
+    keys = {c.key for c in pins}
+    rest = [c for c in choices if c.key not in keys]
+    return Node("Your choices", rest, 0, room=MAX_BUTTONS - 5)
+
+
 def menu_node(choices: list[Choice], path: str = ROOT) -> Node:
     """The node a path ('r', 'r.2', 'r.2.0') names; ValueError when the choices no longer have it."""
-    node = Node("Your choices", list(choices), 0)
+    node = _root(choices)
     parts = path.split(".")
     if parts[0] != ROOT:
         raise ValueError(path)
     for part in parts[1:]:
         if _direct(node) or not part.isdigit():
             raise ValueError(path)
-        children = _partition(node.members, node.depth)
+        children = _partition(node)
         index = int(part)
         if index >= len(children):
             raise ValueError(path)
@@ -270,7 +302,7 @@ def path_to(choices: list[Choice], keys: set[str]) -> str:
     path = ROOT
     node = menu_node(choices, path)
     while not _direct(node):
-        children = _partition(node.members, node.depth)
+        children = _partition(node)
         found = next((i for i, child in enumerate(children) if keys <= {c.key for c in child.members}), None)
         if found is None:
             break
@@ -284,7 +316,7 @@ def menu_entries(choices: list[Choice], path: str = ROOT) -> list[Entry]:
     node = menu_node(choices, path)
     short = _shortener(node)
     entries: list[Entry] = []
-    if len(node.members) <= MAX_BUTTONS:
+    if len(node.members) <= node.buttons:
         entries = [
             Entry("choice", short(c.label), i // 5, choice=c, style=c.style)
             for i, c in enumerate(node.members)
@@ -294,8 +326,8 @@ def menu_entries(choices: list[Choice], path: str = ROOT) -> list[Entry]:
             entries.append(Entry("select", f"{title}: choose…", row, options=part))
             entries[-1].option_labels = [short(c.label) for c in part]
     else:
-        children = _partition(node.members, node.depth)
-        opened = _collapse(children)
+        children = _partition(node)
+        opened = _collapse(children, node.buttons)
         slot = 0
         for index, child in enumerate(children):
             if index in opened:
@@ -308,7 +340,10 @@ def menu_entries(choices: list[Choice], path: str = ROOT) -> list[Entry]:
                         Entry("choice", choice.label, slot // 5, choice=choice, style=choice.style)
                     )
                     slot += 1
-    if path != ROOT:
+    if path == ROOT:
+        row = max((e.row for e in entries), default=-1) + 1
+        entries += [Entry("choice", c.label, row, choice=c, style=c.style) for c in pinned(choices)]
+    else:
         parent = path.rsplit(".", 1)[0]
         entries.append(Entry("up", "◀ Back", MAX_ROWS - 1, path=parent))
     _distinguish(entries)
@@ -326,13 +361,13 @@ def _shortener(node: Node) -> Callable[[str], str]:
     return lambda label: (label[len(title) :].lstrip(" →:;,") or label) if label.startswith(title) else label
 
 
-def _collapse(children: list[Node]) -> set[int]:
-    """Which children get an "open" button: as few as needed to fit 20 buttons, the largest first."""
+def _collapse(children: list[Node], most: int) -> set[int]:
+    """Which children get an "open" button: as few as needed to fit `most` buttons, the largest first."""
     collapsed = set(range(len(children)))
     used = len(children)
     for index in sorted(collapsed, key=lambda i: len(children[i].members)):
         extra = len(children[index].members) - 1
-        if used + extra > MAX_BUTTONS:
+        if used + extra > most:
             break
         collapsed.discard(index)
         used += extra
