@@ -248,10 +248,16 @@ class TradeForm(Model):
     """A rule to remind the proposer of, e.g. 'Promises are just chat: only goods move.'"""
 
 
+LABEL_MOST = 200
+"""A label's longest: twice what a Discord select option shows, so the part that tells two moves
+apart reaches the bot, which fits it to its buttons (80) and option labels (100, the rest in the
+option's description). Issue 36: cut at 100 here, long plays lost their payers ('…; pay with Cartographe…')."""
+
+
 def fit_label(text: str) -> str:
-    """A label names players and cards, whose names can be long: cut it to Discord's 100 characters
+    """A label names players and cards, whose names can be long: cut it to `LABEL_MOST` characters
     rather than refuse the seat its choices (`Choice` and `built_choice` both cut this way)."""
-    return text if len(text) <= 100 else text[:99] + "…"
+    return text if len(text) <= LABEL_MOST else text[: LABEL_MOST - 1] + "…"
 
 
 class Choice(Model):
@@ -259,7 +265,7 @@ class Choice(Model):
 
     key: str = Field(max_length=60)
     """Stable, short and unique among the seat's current choices; it travels in button ids."""
-    label: str = Field(max_length=100)
+    label: str = Field(max_length=LABEL_MOST)
     action: dict[str, Any]
     """The action as JSON, exactly what `apply` receives when this choice is picked."""
     group: str = ""

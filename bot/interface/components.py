@@ -46,6 +46,7 @@ DIRECT_MOST = MAX_SELECTS * MAX_SELECT_OPTIONS
 """The most choices one message offers directly: four selects of 25."""
 BUTTON_LABEL = 80
 OPTION_LABEL = 100
+OPTION_DESCRIPTION = 100
 ROOT = "r"
 _SPLIT = re.compile(r" → |: |; | with | for | from ")
 
@@ -154,6 +155,8 @@ class Entry:
     path: str = ""
     options: list[Choice] = field(default_factory=list)
     option_labels: list[str] = field(default_factory=list)
+    option_descriptions: list[str] = field(default_factory=list)
+    """What an option's label had no room for (its beginning), shown under it; '' when it fit."""
     style: str = "secondary"
 
 
@@ -379,6 +382,24 @@ def visible(label: str, limit: int) -> str:
     return clip(label, limit)
 
 
+def abbreviate(label: str, limit: int) -> tuple[str, str]:
+    """A label too long for `limit`, shortened where it says what the move is about rather than at its
+    end, which tells the move from its variants ('Explorer: settle Ireland (dist 2) as a 3-city
+    (citizen); pay with Cartographer, Scout'): the longest tail after a separator that fits, after as
+    much of the beginning as room leaves. Returns the shown text and the beginning it shortened ('' when
+    the label fits, or has no separator to cut at: then the end is cut as before)."""
+    if len(label) <= limit:
+        return label, ""
+    cuts = [m.end() for m in _SPLIT.finditer(label) if len(label) - m.end() <= limit - 2]
+    if not cuts:
+        return label, ""
+    cut = min(cuts)
+    head, tail = label[:cut].rstrip(" →:;,"), label[cut:]
+    room = limit - len(tail) - 2
+    shown = (head[:room].rstrip() + "… " + tail) if room >= 12 else "…" + tail
+    return shown, head
+
+
 def distinct_labels(labels: list[str], limit: int) -> list[str]:
     """Labels cut to `limit` that stay distinct: where two would read the same, the part where they
     differ is kept (head … distinguishing end), and equal ones get a number."""
@@ -409,12 +430,15 @@ def distinct_labels(labels: list[str], limit: int) -> list[str]:
 
 def _distinguish(entries: list[Entry]) -> None:
     buttons = [e for e in entries if e.kind != "select"]
-    for entry, label in zip(buttons, distinct_labels([e.label for e in buttons], BUTTON_LABEL), strict=True):
+    shortened = [abbreviate(e.label, BUTTON_LABEL)[0] for e in buttons]
+    for entry, label in zip(buttons, distinct_labels(shortened, BUTTON_LABEL), strict=True):
         entry.label = label
-    options = [label for e in entries for label in e.option_labels]
-    labels = iter(distinct_labels(options, OPTION_LABEL))
+    options = [abbreviate(label, OPTION_LABEL) for e in entries for label in e.option_labels]
+    labels = iter(distinct_labels([shown for shown, _ in options], OPTION_LABEL))
+    heads = iter(visible(head, OPTION_DESCRIPTION) for _, head in options)
     for entry in entries:
         entry.option_labels = [next(labels) for _ in entry.options]
+        entry.option_descriptions = [next(heads) for _ in entry.options]
         if entry.kind == "select":
             entry.label = clip(entry.label, 150)
 
@@ -456,8 +480,10 @@ def choice_menu(game_id: int, choices: list[Choice], path: str = ROOT) -> discor
             select = discord.ui.Select(
                 placeholder=entry.label,
                 options=[
-                    discord.SelectOption(label=label, value=c.key)
-                    for c, label in zip(entry.options, entry.option_labels, strict=True)
+                    discord.SelectOption(label=label, value=c.key, description=about or None)
+                    for c, label, about in zip(
+                        entry.options, entry.option_labels, entry.option_descriptions, strict=True
+                    )
                 ],
                 row=entry.row,
             )

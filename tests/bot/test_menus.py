@@ -14,14 +14,16 @@ import pytest
 from bot.interface.components import (
     BUTTON_LABEL,
     MAX_SELECT_OPTIONS,
+    OPTION_DESCRIPTION,
     OPTION_LABEL,
     ROOT,
+    abbreviate,
     choice_menu,
     distinct_labels,
     menu_entries,
 )
 from rules import registry
-from rules.core import Choice
+from rules.core import LABEL_MOST, Choice
 
 STATES_PER_GAME = 2000
 SECONDS_PER_GAME = 15.0
@@ -46,6 +48,8 @@ def check_menu(choices: list[Choice]) -> dict[str, int]:
             if entry.kind == "select":
                 assert 1 <= len(entry.options) <= MAX_SELECT_OPTIONS
                 assert len(entry.label) <= 150
+                assert all(len(about) <= OPTION_DESCRIPTION for about in entry.option_descriptions)
+                assert len(entry.option_descriptions) == len(entry.options)
                 for choice, label in zip(entry.options, entry.option_labels, strict=True):
                     assert len(label) <= OPTION_LABEL
                     shown.append(label)
@@ -196,3 +200,48 @@ def test_every_game_marks_its_way_out(game) -> None:
         state = game.apply(state, seat, rng.choice(choices).action).state
         assert game.result(state) is None
     raise AssertionError(f"{game.info.id} never offered a choice marked `ends`")
+
+
+def _long_plays(count: int) -> list[Choice]:
+    """City of Iron's play labels (`rules/city_of_iron/moves/cards.py`): a settle's long description,
+    then the cards that pay, which is all that tells the variants apart."""
+    head = "Free: Expedition Leader: settle The Windswept Northern Isles (dist 3) as a 3-city (citizen)"
+    payers = ["Cartographer, Scout", "Cartographer, Merchant", "Scout, Merchant", "Cartographer"]
+    return [
+        Choice(key=f"play:{i}", label=f"{head}; pay with {payers[i % 4]} #{i}", action={"i": i}, group="Play")
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", [4, 24, 40])
+def test_long_labels_keep_what_tells_them_apart(count: int) -> None:
+    """Issue 36: labels cut at Discord's limit hid the payers ('…(citizen); pay with Cartographe…').
+    The rules core now keeps labels up to 200 characters; the menu shortens the shared description,
+    keeps the distinguishing end, and puts the description in the select option's own line."""
+    choices = _long_plays(count)
+    assert all(len(c.label) > OPTION_LABEL for c in choices)
+    shown: list[str] = []
+    for entry in menu_entries(choices):
+        if entry.kind == "select":
+            for choice, label, about in zip(
+                entry.options, entry.option_labels, entry.option_descriptions, strict=True
+            ):
+                assert label.endswith(choice.label.split("; ")[-1]), (label, choice.label)
+                assert about and choice.label.startswith(about) and len(about) <= OPTION_DESCRIPTION
+                assert label.endswith(choice.label[len(about) :].lstrip(" →:;,")), (label, about)
+                shown.append(label)
+        else:
+            assert entry.choice is not None and len(entry.label) <= BUTTON_LABEL
+            assert entry.label.endswith(entry.choice.label.split("; ")[-1]), entry.label
+            shown.append(entry.label)
+    assert len(shown) == count == len(set(shown))
+    assert set(check_menu(choices)) == {c.key for c in choices}
+
+
+def test_core_keeps_labels_to_200_and_short_ones_unchanged() -> None:
+    """The core cuts only past `LABEL_MOST`; labels that fit Discord are shown exactly as written."""
+    long = Choice(key="k", label="x" * 250, action={})
+    assert len(long.label) == LABEL_MOST and long.label.endswith("…")
+    assert abbreviate("Take a loan of 10", OPTION_LABEL) == ("Take a loan of 10", "")
+    entries = menu_entries([Choice(key=f"k{i}", label=f"Move {i}", action={}) for i in range(30)])
+    assert all(about == "" for e in entries for about in e.option_descriptions)
