@@ -109,7 +109,7 @@ class LobbyActions(Decisions):
             raise UserError("Only the host can change the options.")
         rules = self.rules_for(game.kind)
         try:
-            options = rules.resolve_options({**game.options, name: value})
+            options = rules.resolve_options({**rules.stored_options(game.options), name: value})
         except RuleError as error:
             raise UserError(error.message) from None
         await self.store.set_options(game.id, options)
@@ -126,7 +126,7 @@ class LobbyActions(Decisions):
         rules = self.rules_for(game.kind)
         seats = await self.store.seats(game.id)
         try:
-            state = rules.setup([seat.name for seat in seats], game.options, game.seed)
+            state = rules.setup([seat.name for seat in seats], rules.stored_options(game.options), game.seed)
         except RuleError as error:
             raise UserError(error.message) from None
         timers = await self._timer_plans(game, seats, rules.to_act(state))
