@@ -22,6 +22,8 @@ import discord
 
 from bot.app.refusals import UserError
 from bot.app.text import MAX_CONTENT, clip
+from bot.interface.lifecycle import lifecycle_of
+from bot.logs import about
 from rules.core import RuleError
 
 log = logging.getLogger(__name__)
@@ -43,8 +45,23 @@ class Reply:
         self._lock = asyncio.Lock()
         delay = DEFER_AFTER if defer_after is None else defer_after
         self._timer = asyncio.get_running_loop().create_task(self._defer_later(delay))
+        # Counted while it is handled, so a graceful stop waits for it (`bot.interface.lifecycle`).
+        self._lifecycle = lifecycle_of(interaction.client)
 
     async def __aenter__(self) -> Reply:
+        if self._lifecycle is not None:
+            self._lifecycle.enter()
+        metrics = getattr(self.interaction.client, "metrics", None)
+        if metrics is not None:
+            metrics.interactions.inc()
+        # Log lines written while this interaction is handled carry its ids (LOG_FORMAT=json).
+        self._about = about(
+            interaction=self.interaction.id,
+            channel=self.interaction.channel_id,
+            guild=self.interaction.guild_id,
+            shard=getattr(self.interaction.guild, "shard_id", None),
+        )
+        self._about.__enter__()
         return self
 
     async def __aexit__(
@@ -63,6 +80,9 @@ class Reply:
             return False  # no error, or a cancellation: nothing to answer
         finally:
             self.close()
+            if self._lifecycle is not None:
+                self._lifecycle.leave()
+            self._about.__exit__(None, None, None)
 
     async def _defer_later(self, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -84,17 +104,20 @@ class Reply:
         *,
         view: discord.ui.View | None = None,
         file: discord.File | None = None,
+        files: list[discord.File] | None = None,
         embeds: list[discord.Embed] | None = None,
         ephemeral: bool = True,
     ) -> None:
-        """The answer: replaces the clicked message when `update`, else a new (ephemeral) message."""
+        """The answer: replaces the clicked message when `update`, else a new (ephemeral) message.
+        `files` attaches several pictures (a section's pages) where `file` attaches one."""
         content = _fit(content)
+        attached = [*([file] if file is not None else []), *(files or [])]
         async with self._lock:
             self._stop_timer()
             response = self.interaction.response
             if self.update:
                 kwargs: dict[str, Any] = {"content": content, "view": view}
-                kwargs["attachments"] = [file] if file is not None else []
+                kwargs["attachments"] = attached
                 if not response.is_done():
                     await response.edit_message(**kwargs)
                 else:
@@ -105,8 +128,10 @@ class Reply:
                 kwargs["embeds"] = embeds
             if view is not None:
                 kwargs["view"] = view
-            if file is not None:
-                kwargs["file"] = file
+            if len(attached) == 1:
+                kwargs["file"] = attached[0]
+            elif attached:
+                kwargs["files"] = attached
             if not response.is_done():
                 await response.send_message(content, **kwargs)
             else:

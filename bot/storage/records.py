@@ -107,10 +107,16 @@ class OutboxRow(Delivery):
     claimed_at: float | None
     message_id: int | None
     reason: str | None
+    created_at: str = ""
+    """When the row was written (ISO, UTC): how long a lost answer may have been waiting."""
 
 
 class MoveConflict(Exception):
     """The game moved on (another move was committed first); nothing was written."""
+
+
+class SeatChanged(MoveConflict):
+    """The seat changed hands after the move was read (a substitute took it); nothing was written."""
 
 
 class DuplicateInteraction(Exception):

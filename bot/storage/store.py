@@ -9,13 +9,18 @@ any game, which is how a snapshot is checked and how a game survives a bug in a 
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
+import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from bot.storage import backup
 from bot.storage.copying import CopyQueries
-from bot.storage.database import Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.database import SQLITE, Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.decisions import DecisionConflict, DecisionQueries, Ruling, SeatChange, Seen
 from bot.storage.outbox import OutboxQueries, enqueue_in
 from bot.storage.records import (
     OPEN_STATUSES,
@@ -27,6 +32,7 @@ from bot.storage.records import (
     GameStatus,
     MoveConflict,
     OutboxRow,
+    SeatChanged,
     SeatRecord,
     Timer,
     TimerPlan,
@@ -39,20 +45,31 @@ __all__ = [
     "OPEN_STATUSES",
     "ActionRecord",
     "ChannelBusy",
+    "DecisionConflict",
     "Delivery",
     "DuplicateInteraction",
     "GameRecord",
     "GameStatus",
     "MoveConflict",
     "OutboxRow",
+    "Ruling",
+    "SeatChange",
+    "SeatChanged",
     "SeatRecord",
+    "Seen",
     "Timer",
     "TimerPlan",
     "utc_now",
 ]
 
+log = logging.getLogger(__name__)
 
-class Store(TimerQueries, OutboxQueries, CopyQueries):
+
+class SchemaMismatch(Exception):
+    """The database was migrated with a migration file that has changed since: the start is refused."""
+
+
+class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
     """The one store interface, on SQLite or PostgreSQL; open with `await Store.open(url_or_path)`."""
 
     def __init__(self, db: Database, now: Callable[[], str] = utc_now) -> None:
@@ -64,6 +81,7 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         """`sqlite:///file.db`, `postgresql://…` (DATABASE_URL) or a SQLite file path; migrates on open."""
         store = cls(await connect(url), now)
         try:
+            await store._back_up_before_migrating(url)
             await store.migrate()
         except BaseException:
             await store.close()
@@ -85,27 +103,66 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
     @staticmethod
     async def _schema_version(tx: Any) -> int:
         await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        await tx.execute(
+            "CREATE TABLE IF NOT EXISTS schema_checksums (version INTEGER PRIMARY KEY, sha256 TEXT NOT NULL)"
+        )
         row = await tx.fetchone("SELECT MAX(version) FROM schema_version")
         return int(row[0] or 0)
+
+    async def _back_up_before_migrating(self, url: str | Path) -> None:
+        """A SQLite database about to be upgraded is copied first (`bot.storage.backup`)."""
+        if self._db.dialect != SQLITE:
+            return
+        latest = max((number for number, _ in migrations(self._db.dialect)), default=0)
+        current = await self.schema_version()
+        if 0 < current < latest:
+            summary = await asyncio.to_thread(backup.before_migration, url, current, latest)
+            if summary is not None:
+                log.warning(
+                    "backed up before upgrading the schema %d -> %d: %s", current, latest, summary.describe()
+                )
 
     async def migrate(self) -> int:
         """Apply every numbered migration newer than the database's version, each in its own transaction.
 
         Several processes may start at once: each migration re-reads the version under the schema
         lock, so every migration runs exactly once.
-        """
+
+        Each applied migration's checksum is kept: a migration file changed after it was applied means
+        this database's schema is not what the code expects (an edited release, a downgrade), and the
+        start is refused (`SchemaMismatch`) rather than run on a schema it does not know. A database
+        from before checksums were kept has them recorded at its next start."""
         current = 0
         for number, sql in migrations(self._db.dialect):
+            digest = hashlib.sha256(sql.encode()).hexdigest()
             async with self._db.transaction() as tx:
                 await tx.lock_schema()
                 current = await self._schema_version(tx)
                 if number <= current:
+                    await self._check_checksum(tx, number, digest)
                     continue
                 for statement in split_sql(sql):
                     await tx.execute(statement)
                 await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                await tx.execute(
+                    "INSERT INTO schema_checksums (version, sha256) VALUES (?, ?)"
+                    " ON CONFLICT (version) DO UPDATE SET sha256 = excluded.sha256",
+                    (number, digest),
+                )
                 current = number
         return current
+
+    @staticmethod
+    async def _check_checksum(tx: Any, number: int, digest: str) -> None:
+        row = await tx.fetchone("SELECT sha256 FROM schema_checksums WHERE version = ?", (number,))
+        if row is None:
+            await tx.execute("INSERT INTO schema_checksums (version, sha256) VALUES (?, ?)", (number, digest))
+        elif row[0] != digest:
+            raise SchemaMismatch(
+                f"migration {number:04d} was changed after this database applied it, so its schema is not"
+                " the one this version of the bot expects; start the version that created it, or restore"
+                " a backup (ironhost restore)."
+            )
 
     # ---- games --------------------------------------------------------------------------
     async def create_game(
@@ -267,18 +324,6 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         )
         return changed == 1
 
-    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> bool:
-        """Give a seat to another user, keeping the seat (and so its private information)."""
-        try:
-            changed = await self._db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, dm_closed = 0, vacation = 0, dropped = 0"
-                " WHERE game_id = ? AND seat = ?",
-                (user_id, name, game_id, seat),
-            )
-        except IntegrityError:
-            return False  # already seated in this game
-        return changed == 1
-
     async def set_dm_closed(self, game_id: int, user_id: int, closed: bool) -> bool:
         """Record whether DMs to this seat fail; True if that changed (so the notice is posted once)."""
         changed = await self._db.execute(
@@ -302,13 +347,18 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         timers: list[TimerPlan] = (),  # type: ignore[assignment]
         clear_timers: list[int] = (),  # type: ignore[assignment]
         outbox: list[Delivery] = (),  # type: ignore[assignment]
+        holder: int | None = None,
+        clear_votes: list[str] = (),  # type: ignore[assignment]
     ) -> int:
         """Append the move at game.version + 1 and move the snapshot there; returns the new version.
 
         Raises DuplicateInteraction if this interaction was already applied, MoveConflict if the game
-        is no longer at `game.version` (another move won the race). The conditional UPDATE is the
+        is no longer at `game.version` (another move won the race), SeatChanged if the seat is no
+        longer held by `holder` (a substitute took it meanwhile). The conditional UPDATE is the
         arbiter on both databases: SQLite runs one writer at a time, PostgreSQL makes the second
-        writer wait for the row and re-check `version = ?` against the committed row.
+        writer wait for the row and re-check `version = ?` against the committed row; a seat change
+        locks that row too (`commit_decision`), so the seat read after it is the committed one.
+        `clear_votes`: the ballots the move closes (an undo the table agreed to).
         """
         new_version = game.version + 1
         now = self._now()
@@ -326,6 +376,14 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             )
             if changed != 1:
                 raise MoveConflict
+            if holder is not None:
+                held = await tx.fetchone(
+                    "SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game.id, seat)
+                )
+                if held is None or int(held[0]) != holder:
+                    raise SeatChanged
+            for kind in clear_votes:
+                await tx.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game.id, kind))
             try:
                 await _log_action(
                     tx, game.id, new_version, seat, user_id, action, events, interaction_id, now
@@ -546,6 +604,34 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
         )
         return {row[0] for row in rows}
+
+    async def read_table(
+        self, game_id: int, ballot: str | Callable[[GameRecord], str] | None = None
+    ) -> tuple[GameRecord | None, list[SeatRecord], set[int]]:
+        """The game, its seats and the approvals of `ballot` (a kind, or made from the game: votes keyed
+        by its version), read together: under the game row's lock, which every move and decision
+        takes before writing, so the three agree with each other. What a decision is taken on."""
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone("SELECT * FROM games WHERE id = ?" + self._db.for_update, (game_id,))
+            if row is None:
+                return None, [], set()
+            game = _game(row)
+            rows = await tx.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+            seats = [SeatRecord(**dict(seat)) for seat in rows]
+            kind = ballot(game) if callable(ballot) else ballot
+            if kind is None:
+                return game, seats, set()
+            votes = await tx.fetchall(
+                "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+            )
+            return game, seats, {int(vote[0]) for vote in votes}
+
+    async def votes(self, game_id: int, kind: str) -> set[int]:
+        """Who has approved the ballot `kind` (empty: no such vote is open)."""
+        rows = await self._db.fetchall(
+            "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+        )
+        return {int(row[0]) for row in rows}
 
     async def clear_votes(self, game_id: int, kind: str) -> None:
         await self._db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))

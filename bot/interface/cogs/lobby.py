@@ -14,8 +14,10 @@ from bot.app.refusals import UserError
 from bot.app.service import parse_options
 from bot.app.text import escape_text
 from bot.app.timing import TIMEOUT_POLICIES
+from bot.interface.permissions import check_channel_permissions, check_thread_permissions
 from bot.interface.reply import Reply
 from bot.interface.table import display_name, is_admin
+from bot.storage.store import GameStatus
 from rules import registry
 from rules.core import Result
 
@@ -53,6 +55,7 @@ class Lobby(
         ai_strength: app_commands.Range[int, 1, 3] = 2,
     ) -> None:
         async with Reply(interaction) as reply:
+            check_channel_permissions(interaction)
             record = await self.bot.service.new_game(
                 kind=game.strip(),
                 guild_id=interaction.guild_id,
@@ -139,17 +142,20 @@ class Lobby(
             game, done, missing = await self.bot.service.abandon(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)
             )
-            if done:
-                await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
-                self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
-                await self.table.close_lobby(game, "🛑 Abandoned.")
-            else:
+            if not done:
                 await reply.send(
                     f"🗳️ {interaction.user.mention} wants to abandon the game. Still to agree with"
                     f" `/game abandon`: {', '.join(escape_text(name) for name in missing)} (a move made before"
                     " then keeps the game going and cancels this vote).",
                     ephemeral=False,
                 )
+                return
+            if game.status == GameStatus.ACTIVE:  # the channel is told by the decision, in the outbox
+                await reply.send("🛑 Done: the game is abandoned.")
+            else:
+                await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
+            self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
+            await self.table.close_lobby(game, "🛑 Abandoned.")
 
     @app_commands.command(name="clock", description="This table's reminders and move deadline")
     @app_commands.describe(
@@ -239,6 +245,8 @@ class Lobby(
     ) -> None:
         async with Reply(interaction) as reply:
             game = await self.bot.service.open_game(interaction.channel_id)
+            if mode == "thread":
+                check_thread_permissions(interaction)
             await self.bot.service.set_follower(game.id, interaction.user.id, None if mode == "off" else mode)
             if mode == "off":
                 await reply.send("🔕 You no longer follow this game.")
