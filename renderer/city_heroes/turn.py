@@ -134,7 +134,8 @@ def _strip(sheet: Sheet, view: CityHeroesView) -> None:
             draw.rectangle((LEFT - 6, top, RIGHT + 6, top + ROW - 2), fill=fill)
             mid = top + ROW // 2 - 1
             seat_dot(draw, (LEFT + 11, mid), seat.seat)
-            x = LEFT + 28
+            state_left = LEFT + 28  # the state's frame holds the ▶ marker and the name, clear of the dot
+            x = state_left + 2
             if acting:
                 draw_label(draw, (x, mid), ACTING, SMALL, bold=True, fill=Palette.ink, anchor="lm")
             x += width_of(ACTING, SMALL, True) + 6
@@ -152,7 +153,9 @@ def _strip(sheet: Sheet, view: CityHeroesView) -> None:
             # Frames inside the row (rows are ROW apart: a frame must not reach the next row's) and
             # around the value alone (so two changed cells side by side keep a gap between frames).
             inner = (top + 3, top + ROW - 5)
-            sheet.mark(f"state:{seat.seat}", (x - 6, inner[0], x + width_of(name, SMALL, True) + 6, inner[1]))
+            sheet.mark(
+                f"state:{seat.seat}", (state_left, inner[0], x + width_of(name, SMALL, True) + 6, inner[1])
+            )
             for (_, right), value, key in zip(STRIP, _strip_values(seat), STRIP_KEYS, strict=True):
                 draw_label(draw, (right, mid), value, SMALL, bold=True, anchor="rm")
                 left = right - width_of(value, SMALL, True)

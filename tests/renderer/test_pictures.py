@@ -38,23 +38,7 @@ from tests.support.playouts import offered_games, positions, table_sizes
 
 GAMES = offered_games()
 EVERY = {"city-of-iron": 40, "city-heroes": 100, "iron-and-brass": 60, "iron-bridge-gorge": 60}
-KNOWN = {
-    # Issue 36, still open: in the 5-player City Heroes game of seed 7 (after issue 41's round-action
-    # rule changed its course), a change frame crosses the "▶" to-act marker of a player row. Strict:
-    # this fails as soon as the frame is moved off the marker, so the mark is then removed.
-    ("city-heroes", 5): "a change frame over the ▶ to-act marker (issue 36)",
-}
-TABLES = [
-    pytest.param(
-        game,
-        players,
-        marks=[pytest.mark.xfail(reason=KNOWN[(game.info.id, players)], strict=True)]
-        if (game.info.id, players) in KNOWN
-        else [],
-    )
-    for game in GAMES
-    for players in sorted(set(table_sizes(game)))
-]
+TABLES = [(game, players) for game in GAMES for players in sorted(set(table_sizes(game)))]
 
 
 def _late(game: Game, players: int):  # noqa: ANN202 - (start, positions)
@@ -104,7 +88,7 @@ def _faults(drawn: Drawing) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("game", "players"), TABLES, ids=[f"{param.values[0].info.id}-{param.values[1]}" for param in TABLES]
+    ("game", "players"), TABLES, ids=[f"{game.info.id}-{players}" for game, players in TABLES]
 )
 def test_every_picture_is_clean_at_a_phones_width(game: Game, players: int) -> None:
     problems: list[str] = []
