@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.app import announcer
+from bot.app.autoplay import automated
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
@@ -162,7 +163,7 @@ class MoveActions(TableClock):
         table.deadlines = kept | {s: due for s, kind, due in timers if kind == "deadline"}
         computer = note is None and user_id <= 0  # an AI seat, or a dropped seat on autopilot
         owed = announcer.announce(
-            table, game.version + 1, before, after, events, result, note=note, computer=computer
+            table, game.version + 1, before, after, events, result, note=note, computer=computer, seat=seat
         )
         dumped = rules.dump_state(after)
         try:
@@ -212,6 +213,7 @@ class MoveActions(TableClock):
     ) -> announcer.Table:
         """What the announcement of a move needs to know about the table, read before its transaction."""
         settings = TableSettings.model_validate(game.table_settings)
+        on_timeout = (await self.table_settings(game)).on_timeout if any(s.dropped for s in seats) else None
         deadlines = {t.seat: t.due_at for t in await self.store.timers(game.id) if t.kind == "deadline"}
         return announcer.Table(
             game=game,
@@ -222,7 +224,36 @@ class MoveActions(TableClock):
             deadlines=deadlines,
             followers=await self.store.followers(game.id),
             now=time.time(),  # delivery runs on real time, whatever clock the table's timers use
+            automated=automated(seats, on_timeout),
         )
+
+    async def automated_seats(self, game: GameRecord, seats: list[SeatRecord]) -> set[Seat]:
+        """The seats the bot plays in this game now (`bot.app.autoplay`)."""
+        if not any(seat.user_id < 0 or seat.dropped for seat in seats):
+            return set()
+        return automated(seats, (await self.table_settings(game)).on_timeout)
+
+    async def release_held(self, game_id: int) -> bool:
+        """Deliver what a held run of computer moves owes although a computer seat is still to act
+        (its move could not be made): the table hears of the moves made rather than nothing. True when
+        a run was held."""
+        held = await self.store.live_payload(game_id)
+        if not held or not held.get("held"):
+            return False  # the common case, read without the lock
+        async with self._lock(game_id):
+            game = await self.store.game(game_id)
+            if game is None or game.state is None:
+                return False
+            seats = await self.store.seats(game_id)
+            table = await self._announcing(game, seats)
+            if table.live is None or table.live.held is None:
+                return False
+            rules = self.rules_for(game.kind)
+            state = await self.state(game)
+            owed = announcer.release(table, game.version, state, rules.result(state))
+            await self.store.enqueue(game.id, game.version, owed)
+            self._outbox_written()
+            return True
 
     async def undelivered(self, game: GameRecord) -> int:
         """How many posts, edits and messages the game still owes Discord (a picture's late repaint
