@@ -26,6 +26,7 @@ transaction (`Store.commit_move(outbox=...)`): a crash after the commit cannot l
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,6 +41,8 @@ REPAINT_AFTER = 20.0
 
 Posting = Literal["compact", "every_move"]
 
+OPENING_DM = "The game begins: what only you see is in this picture (`/hand` shows it again at any time)."
+
 
 @dataclass
 class Held:
@@ -51,8 +54,16 @@ class Held:
     """People who came to act during the run: pinged if they are still to act when it ends."""
     told: list[Seat] = field(default_factory=list)
     """People an urgent event of the run addressed (the proposer whose offer was answered): pinged."""
+    private: dict[int, list[str]] = field(default_factory=dict)
+    """The run's private lines, for each seat's next direct message."""
     opening: bool = False
     """The run began with the game: its post is the game's first."""
+    starter: Seat | None = None
+    """The person whose own move began the run (an offer to the computer, the end of their turn)."""
+    turn: str | None = None
+    """The turn the run began in (`Game.turn_key`, as JSON): a run that ends inside it (the computer
+    answered the starter's offer, or defended against their attack) finds the starter still at the
+    table, mid-turn: the post pings them for nothing and no direct message repeats it to them."""
 
     @classmethod
     def load(cls, data: dict[str, Any] | None) -> Held | None:
@@ -62,11 +73,22 @@ class Held:
             post=bool(data["post"]),
             newly=[int(seat) for seat in data["newly"]],
             told=[int(seat) for seat in data["told"]],
+            private={int(seat): list(lines) for seat, lines in data.get("private", {}).items()},
             opening=bool(data.get("opening", False)),
+            starter=data.get("starter"),
+            turn=data.get("turn"),
         )
 
     def dump(self) -> dict[str, Any]:
-        return {"post": self.post, "newly": self.newly, "told": self.told, "opening": self.opening}
+        return {
+            "post": self.post,
+            "newly": self.newly,
+            "told": self.told,
+            "private": {str(seat): lines for seat, lines in self.private.items()},
+            "opening": self.opening,
+            "starter": self.starter,
+            "turn": self.turn,
+        }
 
 
 @dataclass
@@ -193,24 +215,31 @@ def announce(
         or bool(newly & humans)
         or bool(urgent)
     )
-    opening = before is None
-    if held is not None:
-        owes_post = owes_post or held.post
-        newly = newly | set(held.newly)
-        addressed = addressed | set(held.told)
-        opening = held.opening
     public = rules.view(after, None)
     shown_before = rules.view(before, None) if before is not None else None
     changed = sorted(marks_between(shown_before, public)) if shown_before is not None else []
+    run = held or Held(opening=before is None, starter=own, turn=_turn(rules, before))
+    if held is not None:  # the moves of the run so far, as if they were this move's
+        owes_post = owes_post or held.post
+        newly = newly | set(held.newly)
+        addressed = addressed | set(held.told)
+        for addressee, told in held.private.items():
+            private[addressee] = told + private.get(addressee, [])
     if result is None and not release and waiting & table.automated:
         # A computer seat acts next: its run is decided before anything is posted.
-        run = Held(
-            post=owes_post,
-            newly=sorted(newly & humans),
-            told=sorted(addressed & humans),
-            opening=opening,
-        )
-        return [_hold(table, lines, private, changed, run)]
+        run.post = owes_post
+        run.newly, run.told, run.private = sorted(newly & humans), sorted(addressed & humans), private
+        return [_hold(table, lines, changed, run)]
+    if (
+        held is not None
+        and held.starter is not None
+        and held.turn is not None
+        and held.turn == _turn(rules, after)
+    ):
+        # The run ended inside the turn its starter's move began it in: they are still at the table.
+        newly.discard(held.starter)
+        addressed.discard(held.starter)
+        private.pop(held.starter, None)
     if not owes_post:
         rows = _edit(table, version, public, lines, private, events, changed)
         if held is None and not lines and not private and not changed:
@@ -231,8 +260,16 @@ def announce(
         result,
         (newly & waiting & humans) | (addressed & humans),
         changed,
-        opening=opening,
+        opening=run.opening,
     )
+
+
+def _turn(rules: Game, state: Any | None) -> str | None:
+    """The state's turn (`Game.turn_key`) as JSON, None where the game has no multi-move turns."""
+    if state is None:
+        return None
+    key = rules.turn_key(state)
+    return None if key is None else json.dumps(key, default=str)
 
 
 def _names(text: str, seats: list[SeatRecord], seat: Seat) -> bool:
@@ -241,12 +278,10 @@ def _names(text: str, seats: list[SeatRecord], seat: Seat) -> bool:
     return bool(name) and (text.startswith(name + " ") or text.startswith(name + "'s "))
 
 
-def _hold(
-    table: Table, lines: list[str], private: dict[int, list[str]], changed: list[str], run: Held
-) -> Delivery:
+def _hold(table: Table, lines: list[str], changed: list[str], run: Held) -> Delivery:
     """The row that keeps a held move's due in the live payload: written `held`, so never delivered
     (the store marks it superseded), and read back by the next move's announcement."""
-    live = (table.live or Live()).carrying(lines, private, changed)
+    live = (table.live or Live()).carrying(lines, {}, changed)
     live.held = run
     payload = {"held": True, "live": live.dump()}
     return Delivery(kind="edit", target=table.game.channel_id, payload=payload, due_at=table.now)
@@ -298,7 +333,7 @@ def _post(
     shown_publicly: dict[str, Any] | None = None
     for seat in seats:
         told_seat = waiting_private.get(seat.seat, [])
-        if seat.user_id <= 0 or not told_seat:
+        if seat.user_id <= 0 or not (told_seat or opening and rules.info.hidden_information):
             continue  # a direct message only with news the seat did not make itself
         seat_view = public
         part: dict[str, Any] = {}
@@ -306,6 +341,10 @@ def _post(
             seat_view = rules.view(after, seat.seat)
             shown_publicly = shown_publicly or payload["view"]
             part = private_part(shown_publicly, seat_view)
+        if not told_seat:
+            if not part:
+                continue
+            told_seat = [OPENING_DM]  # what only this seat sees at the start is news to it
         rows.append(
             private_dm(
                 table,

@@ -285,7 +285,9 @@ class Courier:
         made, and a superseded message whose buttons stay live still opens the current menu."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await message.edit(view=retired_buttons(row.game_id))
+            await message.edit(
+                view=retired_buttons(row.game_id), allowed_mentions=discord.AllowedMentions.none()
+            )
         except discord.HTTPException as error:
             log.info("game %s: the superseded turn message kept its buttons: %s", row.game_id, error)
 
