@@ -134,6 +134,9 @@ class ServiceBase:
     ) -> None:
         await self.store.remember_message(game_id, kind, channel_id, message_id, version)
 
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self.store.forget_message(game_id, kind)
+
     async def set_seat_flag(self, game_id: int, seat: int, flag: str, value: bool) -> bool:
         """Set a seat's `vacation` or `dropped` flag; False when it already had that value."""
         return await self.store.set_seat_flag(game_id, seat, flag, value)

@@ -15,6 +15,7 @@ from bot.app.autoplay import automated
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
+from bot.storage.shards import Shards
 from bot.storage.store import Delivery, DuplicateInteraction, GameRecord, GameStatus, MoveConflict, SeatRecord
 from rules.core import Choice, Event, Game, Result, Seat
 
@@ -232,6 +233,10 @@ class MoveActions(TableClock):
         if not any(seat.user_id < 0 or seat.dropped for seat in seats):
             return set()
         return automated(seats, (await self.table_settings(game)).on_timeout)
+
+    async def games_holding_a_run(self, shards: Shards | None = None) -> list[int]:
+        """The games a dead process left in the middle of a computer seat's run (`release_held`)."""
+        return await self.store.games_holding_a_run(shards=shards)
 
     async def release_held(self, game_id: int) -> bool:
         """Deliver what a held run of computer moves owes although a computer seat is still to act

@@ -31,6 +31,8 @@ class Export:
     game: GameRecord
     data: bytes | None
     missing: list[str]
+    agreed: tuple[int, ...] = ()
+    """Who agreed to save the game in progress (the caller included): each is owed the file."""
 
     @property
     def filename(self) -> str:
@@ -65,6 +67,8 @@ class Saves(ServiceBase):
             missing = [seat.name for seat in voters(seats) if seat.user_id not in agreed]
             if missing:
                 return Export(game, None, missing)
+        else:
+            agreed = set()
         rules = self.rules_for(game.kind)
         moves = await self.effective_moves(game)
         data = archive.export(
@@ -77,7 +81,7 @@ class Saves(ServiceBase):
             exported_at=datetime.fromtimestamp(self.clock.now(), UTC).isoformat(timespec="seconds"),
             source=f"game #{game.id}",
         )
-        return Export(game, data, [])
+        return Export(game, data, [], tuple(sorted(agreed)))
 
     async def replay_frames(
         self, channel_id: int, game_id: int | None = None

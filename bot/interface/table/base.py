@@ -146,7 +146,7 @@ class TableBase:
     async def resume_computers(self) -> int:
         """At start-up: play on in the games a dead process left in the middle of a computer run (the
         move before it is committed, its announcement held): the run is played and posted once."""
-        games = await self.service.store.games_holding_a_run(shards=self.bot.owned_shards)
+        games = await self.service.games_holding_a_run(self.bot.owned_shards)
         for game_id in games:
             self.spawn(self.drive_ai(game_id), f"ai-{game_id}-resume")
         return len(games)
