@@ -29,8 +29,9 @@ NOTE = "This is your private view: nobody else sees it."
 
 @dataclass(frozen=True)
 class Told:
-    """One direct message: to whom, its text lines, and whether it told them nothing new."""
+    """One direct message: its id, to whom, its text lines, and whether it told them nothing new."""
 
+    message: int
     user: int
     lines: tuple[str, ...]
     stale: bool
@@ -72,7 +73,7 @@ def direct_messages(versions: list[StoredMessage], channels: dict[int, object], 
             own = text_lines(message.content)
             mine = known.get(reader, set())
             stale = not own or all(line in public or line in mine for line in own)
-            told.append(Told(reader, tuple(own), stale, message.content))
+            told.append(Told(message.id, reader, tuple(own), stale, message.content))
         elif message.ephemeral_for is not None:
             known.setdefault(message.ephemeral_for, set()).update(lines)
         elif message.author_id == bot:
