@@ -168,6 +168,9 @@ class Table:
     now: float = 0.0
     automated: set[Seat] = field(default_factory=set)
     """The seats the bot plays (`bot.app.autoplay.automated`): while one is to act, a move is held."""
+    shown: tuple[Any, View] | None = None
+    """(state, its public view) of the last announcement, when the caller kept it: a move's `before`
+    is the previous move's `after`, whose view need not be made twice. Set to the move's own after."""
 
 
 def announce(
@@ -216,7 +219,14 @@ def announce(
         or bool(urgent)
     )
     public = rules.view(after, None)
-    shown_before = rules.view(before, None) if before is not None else None
+    kept = table.shown
+    if before is None:
+        shown_before = None
+    elif kept is not None and kept[0] is before:
+        shown_before = kept[1]
+    else:
+        shown_before = rules.view(before, None)
+    table.shown = (after, public)
     changed = sorted(marks_between(shown_before, public)) if shown_before is not None else []
     run = held or Held(opening=before is None, starter=own, turn=_turn(rules, before))
     if held is not None:  # the moves of the run so far, as if they were this move's

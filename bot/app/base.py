@@ -26,6 +26,8 @@ class ServiceBase:
         self.locks = KeyedLocks()
         """The bot's one lock map: a game's state is read and written under ("game", id)."""
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        #: Each game's latest state with its public view, as the last move's announcement made it.
+        self._shown: OrderedDict[int, Any] = OrderedDict()
         self._cache_size = cache_size
         self._turn_logs: OrderedDict[int, Any] = OrderedDict()
         """The undo planner's kept turn keys per game (`bot.app.undo_requests.TurnLog`)."""

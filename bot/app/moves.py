@@ -160,6 +160,7 @@ class MoveActions(TableClock):
         starting = (waiting_after - waiting_before) | ({seat} & waiting_after)
         timers = await self._timer_plans(game, seats, starting)
         table = await self._announcing(game, seats)
+        table.shown = self._shown.get(game.id)
         kept = {s: due for s, due in table.deadlines.items() if s in waiting_after}
         table.deadlines = kept | {s: due for s, kind, due in timers if kind == "deadline"}
         computer = note is None and user_id <= 0  # an AI seat, or a dropped seat on autopilot
@@ -189,6 +190,10 @@ class MoveActions(TableClock):
                 "Someone moved first: that move was already taken. Here is where it stands.", Refusal.STALE
             ) from None
         self._remember(game.id, version, after)
+        self._shown[game.id] = table.shown  # the next move's `before` is this `after`
+        self._shown.move_to_end(game.id)
+        while len(self._shown) > self._cache_size:
+            self._shown.popitem(last=False)
         self._timers_planned(timers)
         self._outbox_written()
         committed = game.model_copy(  # the record as stored now, state included (the cache may forget it)
