@@ -41,7 +41,7 @@ REPAINT_AFTER = 20.0
 
 Posting = Literal["compact", "every_move"]
 
-OPENING_DM = "The game begins: what only you see is in this picture (`/hand` shows it again at any time)."
+OPENING_DM = "The game begins: what only you see is in this picture (My hand shows it again at any time)."
 
 
 @dataclass

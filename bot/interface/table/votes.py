@@ -43,7 +43,10 @@ def closed_text(content: str, outcome: str) -> str:
 
 
 def asker(content: str) -> int | None:
-    """Who asked for a vote: every vote message names them first."""
+    """Who asked for a vote: every vote message names them first (a replacement proposed before they
+    did, "🔁 Proposal: …", names the substitute first: nobody is known to have asked)."""
+    if content.startswith("🔁 Proposal:"):
+        return None
     found = MENTION.search(content)
     return int(found.group(1)) if found else None
 
