@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.app import announcer
 from bot.app.autoplay import automated
+from bot.app.metrics import Metrics
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
@@ -41,6 +42,9 @@ class Move:
 
 class MoveActions(TableClock):
     """The service's part that applies and commits moves, and queues what they owe."""
+
+    metrics: Metrics | None = None
+    """Counts and times the moves for /metrics, when the composition root gives it."""
 
     async def play(
         self,
@@ -98,6 +102,7 @@ class MoveActions(TableClock):
         interaction_id: int | None = None,
         note: str | None = None,
     ) -> Move:
+        started = time.perf_counter()
         rules = self.rules_for(game.kind)
         before = await self.state(game)
         if seat not in rules.to_act(before):
@@ -125,7 +130,7 @@ class MoveActions(TableClock):
                 raise UserError("That move could not be read.") from None
         applied = rules.apply(before, seat, action)  # RuleError propagates with its sentence
         action_json = action if isinstance(action, dict) else json.loads(action.model_dump_json())
-        return await self._commit(
+        move = await self._commit(
             game,
             seats,
             seat,
@@ -137,6 +142,10 @@ class MoveActions(TableClock):
             interaction_id,
             note=note,
         )
+        if self.metrics is not None:
+            self.metrics.moves.labels(game.kind).inc()
+            self.metrics.move_seconds.labels(game.kind).observe(time.perf_counter() - started)
+        return move
 
     async def _commit(
         self,
