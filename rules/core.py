@@ -202,6 +202,10 @@ class OptionSpec(Model):
     choices: list[str] = Field(default_factory=list)
     min: int | None = None
     max: int | None = None
+    before: bool | int | str | None = None
+    """The value a game created before this option existed plays with (None: `default`). An option added
+    to change a rule keeps the games already under way on the rule they started with: their stored
+    options (and saved files) lack it, and `Game.stored_options` fills this value in."""
 
 
 class GameInfo(Model):
@@ -248,10 +252,16 @@ class TradeForm(Model):
     """A rule to remind the proposer of, e.g. 'Promises are just chat: only goods move.'"""
 
 
+LABEL_MOST = 200
+"""A label's longest: twice what a Discord select option shows, so the part that tells two moves
+apart reaches the bot, which fits it to its buttons (80) and option labels (100, the rest in the
+option's description). Issue 36: cut at 100 here, long plays lost their payers ('…; pay with Cartographe…')."""
+
+
 def fit_label(text: str) -> str:
-    """A label names players and cards, whose names can be long: cut it to Discord's 100 characters
+    """A label names players and cards, whose names can be long: cut it to `LABEL_MOST` characters
     rather than refuse the seat its choices (`Choice` and `built_choice` both cut this way)."""
-    return text if len(text) <= 100 else text[:99] + "…"
+    return text if len(text) <= LABEL_MOST else text[: LABEL_MOST - 1] + "…"
 
 
 class Choice(Model):
@@ -259,7 +269,7 @@ class Choice(Model):
 
     key: str = Field(max_length=60)
     """Stable, short and unique among the seat's current choices; it travels in button ids."""
-    label: str = Field(max_length=100)
+    label: str = Field(max_length=LABEL_MOST)
     action: dict[str, Any]
     """The action as JSON, exactly what `apply` receives when this choice is picked."""
     group: str = ""
@@ -273,6 +283,10 @@ class Choice(Model):
     """What the table's clock may play for a seat that ran out of time: 'pass' skips the decision as
     the rules allow (a pass, ending a turn); 'safe' is a harmless default when no pass exists (a zero
     bid). Games mark these; see `Game.timeout_choice`."""
+    ends: bool = False
+    """The seat's way out of the decision: end the turn, pass, done choosing. The bot keeps it a button
+    at the top of the seat's menu, never inside a select or a part, however many other choices there
+    are (issue 36). Not stored anywhere: choices are rebuilt from the state, so old games get it too."""
 
     @field_validator("label", mode="before")
     @classmethod
@@ -284,7 +298,13 @@ _BUILT_CHOICE_SET = frozenset({"key", "label", "action", "group", "style"})
 
 
 def built_choice(
-    key: str, label: str, action: dict[str, Any], group: str = "", style: str = "secondary"
+    key: str,
+    label: str,
+    action: dict[str, Any],
+    group: str = "",
+    style: str = "secondary",
+    *,
+    ends: bool = False,
 ) -> Choice:
     """A Choice without validation, for the games' menus: they are rebuilt after every move, and a
     search builds them for every position it looks at, so validating each (or pydantic's
@@ -300,8 +320,9 @@ def built_choice(
         "path": [],
         "style": style,
         "timeout": None,
+        "ends": ends,
     }
-    return assembled(Choice, values, set(_BUILT_CHOICE_SET))
+    return assembled(Choice, values, set(_BUILT_CHOICE_SET) | ({"ends"} if ends else set()))
 
 
 class Event(Model):
@@ -464,6 +485,19 @@ class Game(ABC, Generic[StateT]):
             resolved[name] = _check_option(spec, options.get(name, spec.default))
         return resolved
 
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """`resolve_options` for the options of a game already created (the lobby's stored options, a
+        saved file's): the lobby stores every option resolved, so one they lack did not exist when the
+        game was created, and takes its `before` value rather than today's default. Whatever starts,
+        replays or imports a created game reads its options through this; a new game's come from
+        `resolve_options`."""
+        missing = {
+            spec.name: spec.before
+            for spec in self.info.options
+            if spec.before is not None and spec.name not in options
+        }
+        return self.resolve_options({**options, **missing})
+
     def to_act(self, state: StateT) -> set[Seat]:
         if self._result(state) is not None:
             return set()
@@ -497,6 +531,54 @@ class Game(ABC, Generic[StateT]):
         working = copied(state)
         events = self._apply(working, seat, parsed)
         return Applied(state=working, events=events)
+
+    # ---- logs written by earlier versions of the rules --------------------------------------------
+    def implied(self, state: StateT, seat: Seat | None, action: Any) -> list[tuple[Seat, Any]]:
+        """Moves an earlier version of these rules made by itself where this version asks a seat, due
+        before the logged `action` of `seat` (`seat` None: the log ends at `state`). A log written then
+        has no entry for them, so a replay makes them first (`apply_logged`). Only a logged move the
+        rules could never have accepted at `state` may imply them: a live move never does. Empty unless
+        a game changed a rule that way (Iron & Brass, issue 41)."""
+        return []
+
+    def apply_logged(self, state: StateT, seat: Seat, action: Any) -> Applied:
+        """`apply` for a move read back from a game's log (undo, replays, `/game export` files, the
+        migration's audit): the `implied` moves first, their events before the move's own."""
+        events: list[Event] = []
+        for implied_seat, implied_action in self.implied(state, seat, action):
+            applied = self.apply(state, implied_seat, implied_action)
+            state, events = applied.state, [*events, *applied.events]
+        applied = self.apply(state, seat, action)
+        return Applied(state=applied.state, events=[*events, *applied.events]) if events else applied
+
+    def earlier_dumps(self, state: StateT) -> list[str]:
+        """`state` as earlier versions of these rules serialised it, where its shape changed since (a
+        saved file holds the hash of the text its version wrote); empty for a position they could not
+        reach. Empty by default."""
+        return []
+
+    def log_end(self, state: StateT) -> Applied | None:
+        """`state` with the moves `implied` where a log ends made, and their events; None when there are
+        none. A log written by an earlier version ends there; one written today may stop at the question
+        (`saved_forms` offers both)."""
+        implied = self.implied(state, None, None)
+        if not implied:
+            return None
+        events: list[Event] = []
+        for implied_seat, implied_action in implied:
+            applied = self.apply(state, implied_seat, implied_action)
+            state, events = applied.state, [*events, *applied.events]
+        return Applied(state=state, events=events)
+
+    def saved_forms(self, state: StateT) -> list[tuple[StateT, str]]:
+        """Each (position, text) a saved copy of the position a log replays to may hold (a snapshot, a
+        saved file's hash): today's dump of `state`, then its `earlier_dumps`; the same for its `log_end`
+        when it has one."""
+        ended = self.log_end(state)
+        finals = [state] if ended is None else [state, ended.state]
+        return [
+            (final, text) for final in finals for text in (self.dump_state(final), *self.earlier_dumps(final))
+        ]
 
     def view(self, state: StateT, seat: Seat | None) -> View:
         return self._view(state, seat)

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from bot.app.metrics import Metrics
 from bot.interface.workers import WorkerPool
 from renderer.animation import replay
-from renderer.registry import render, render_changes, render_overlay
+from renderer.registry import Page, render, render_changes, render_overlay, render_overlay_pages
 from rules.core import View
 
 T = TypeVar("T")
@@ -32,8 +32,13 @@ class Painter:
         """`view` drawn with the parts called `marks` framed as changed."""
         return await self._timed("board" if view.seat is None else "hand", render, view, marks)
 
-    async def overlay(self, view: View, name: str, target: str | None) -> bytes:
-        return await self._timed("section", render_overlay, view, name, target)
+    async def overlay(self, view: View, name: str, target: str | None, page: int = 0) -> Page:
+        """One page of a section (a long one is cut into phone-sized pages)."""
+        return await self._timed("section", render_overlay, view, name, target, page)
+
+    async def overlay_pages(self, view: View, name: str, target: str | None) -> list[bytes]:
+        """Every page of a section, for a post everybody sees."""
+        return await self._timed("section", render_overlay_pages, view, name, target)
 
     async def changes(self, old: View, new: View) -> tuple[bytes, list[str]]:
         """`new` with what changed since `old` marked, and the changes in words."""

@@ -9,7 +9,6 @@ from renderer.iron_and_brass.key import key_section
 from renderer.iron_and_brass.layout import (
     BODY,
     INNER,
-    TOKEN_NAMES,
     WIDTH,
     battle_line,
     cell_for,
@@ -22,6 +21,8 @@ from renderer.iron_and_brass.layout import (
     section,
     side_color,
     subheading,
+    tokens_left,
+    tokens_played,
     wrapped_height,
 )
 from renderer.phone import MAX_HEIGHT, MIN_TEXT
@@ -137,11 +138,10 @@ def players_section(view: View, target: str | None = None) -> bytes:
         color = side_color(seat.seat)
         title, _ = fit_name(seat.name, INNER, 24, suffix=seat_tags(game, seat), bold=True, minimum=MIN_TEXT)
         subheading(sheet, title, color)
-        tokens = ", ".join(f"{TOKEN_NAMES.get(name, name)} {count}" for name, count in seat.tokens.items())
         lines = [
             f"{seat.gold} gold · {seat.crew} crew · mined {seat.mined} · spent {seat.spent}",
             f"{words.count(seat.units, 'unit')} · {words.count(seat.structures, 'structure')}",
-            f"Tokens: {tokens}",
+            f"{tokens_left(seat)} (played: {tokens_played(seat)})",
             *_army(game, seat.seat),
         ]
         paragraphs(sheet, [(line, index == 0, "") for index, line in enumerate(lines)])
@@ -156,20 +156,20 @@ OVERLAYS = (
     Overlay(
         name="range",
         description="Where the unit on a square can move (green) and attack (red)",
-        draw=_range_overlay,
+        paint=_range_overlay,
         target="the unit's square, e.g. C5",
     ),
     Overlay(
         name="players",
         description="Each side's gold, crew, tokens and pieces by square",
-        draw=players_section,
+        paint=players_section,
     ),
     Overlay(
         name="game",
         description="The opening roll, the turn limit and the last battle's dice",
-        draw=game_section,
+        paint=game_section,
     ),
     Overlay(
-        name="key", description="What every symbol, code and stat token on the map means", draw=key_section
+        name="key", description="What every symbol, code and stat token on the map means", paint=key_section
     ),
 )

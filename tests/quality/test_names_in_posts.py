@@ -19,6 +19,7 @@ from bot.app import announcer
 from bot.storage.store import GameRecord, GameStatus, SeatRecord
 from renderer.registry import render
 from rules import registry
+from rules.core import LABEL_MOST
 
 GAMES = [game for game in registry.all_games() if not game.info.id.startswith("test-")]
 OUTSIDER = 111111111111111111
@@ -128,5 +129,5 @@ def test_long_names_never_stop_a_game() -> None:
                 break
             seat = rng.choice(waiting)
             choices = rules.legal_actions(state, seat)
-            assert all(len(choice.label) <= 100 for choice in choices)
+            assert all(len(choice.label) <= LABEL_MOST for choice in choices)
             state = rules.apply(state, seat, rng.choice(choices).action).state

@@ -17,6 +17,7 @@ from bot.app.timing import TIMEOUT_POLICIES
 from bot.interface.permissions import check_channel_permissions, check_thread_permissions
 from bot.interface.reply import Reply
 from bot.interface.table import display_name, is_admin
+from bot.storage.store import GameStatus
 from rules import registry
 from rules.core import Result
 
@@ -142,18 +143,7 @@ class Lobby(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)
             )
             key = f"abandon:{game.version}"
-            if done:
-                asked = await self.table.close_vote(game, key, "🛑 Everyone agreed: the game is abandoned.")
-                told = [asked] if asked and asked != interaction.user.id else []
-                await reply.send(
-                    f"🛑 The game was abandoned by {interaction.user.mention}."
-                    + (f" <@{asked}>, the table agreed to your request." if told else ""),
-                    ephemeral=False,
-                    ping=told,
-                )
-                self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
-                await self.table.close_lobby(game, "🛑 Abandoned.")
-            else:
+            if not done:
                 await self.table.open_vote(
                     reply,
                     game,
@@ -162,6 +152,15 @@ class Lobby(
                     f"Still to agree with `/game abandon`: {', '.join(escape_text(name) for name in missing)}"
                     " (a move made before then keeps the game going and cancels this vote).",
                 )
+                return
+            # The vote's message shows its outcome; the channel (and whoever asked) is told by the decision.
+            await self.table.close_vote(game, key, "🛑 Decided: the game is abandoned.")
+            if game.status == GameStatus.ACTIVE:  # the channel is told by the decision, in the outbox
+                await reply.send("🛑 Done: the game is abandoned.")
+            else:
+                await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
+            self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
+            await self.table.close_lobby(game, "🛑 Abandoned.")
 
     @app_commands.command(name="clock", description="This table's reminders and move deadline")
     @app_commands.describe(

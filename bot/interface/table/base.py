@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.app.announcer import picture_alt
+from bot.app.decisions import notice
 from bot.app.refusals import UserError
 from bot.app.service import GameService
 from bot.app.text import clip, escape_text
@@ -224,12 +225,7 @@ def display_name(user: discord.abc.User) -> str:
 
 def channel_notice(game: GameRecord, text: str, *, ping: list[int] = ()) -> Delivery:  # type: ignore[assignment]
     """A plain line in the game's channel, delivered through the outbox; only `ping` is pinged."""
-    return Delivery(
-        kind="notice",
-        target=game.channel_id,
-        payload={"content": clip_content(text), "ping": list(ping)},
-        due_at=0.0,
-    )
+    return notice(game, clip_content(text), ping=ping)
 
 
 def vote_buttons(game_id: int, key: str) -> discord.ui.View:

@@ -39,9 +39,12 @@ class Boards(TableBase):
         section: str | None = None,
         target: str | None = None,
         heading: str | None = None,
+        page: int = 0,
     ) -> None:
         """The public board, or one of the game's sections or overlays; all drawn from the public view
-        only. Shown to one person, it carries a button per section (a phone user never types names)."""
+        only. Shown to one person, it carries a button per section (a phone user never types names),
+        and a section too long for one phone picture shows one page with buttons to turn them; shown to
+        everybody (`public`), it has no buttons and every page is attached."""
         view = await self.service.view(game, None)
         name = self.service.rules_for(game.kind).info.name
         sections = [o.name for o in overlays_for(game.kind).values() if not o.target]
@@ -53,16 +56,33 @@ class Boards(TableBase):
                 raise UserError(f"There is no {section!r} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
-            png = await self.painter.overlay(view, chosen.name, target)
+            about = clip_content(f"{chosen.description}. {view.headline}", 1000)
+            stem = f"{chosen.name}-{game.id}-v{game.version}"
+            if public:
+                pages = await self.painter.overlay_pages(view, chosen.name, target)
+                files = [
+                    discord.File(
+                        io.BytesIO(png),
+                        filename=f"{stem}-{number + 1}.png" if len(pages) > 1 else f"{stem}.png",
+                        description=about,
+                    )
+                    for number, png in enumerate(pages)
+                ]
+                await reply.send(f"**{name}** · {chosen.description}", files=files, ephemeral=False)
+                return
+            shown = await self.painter.overlay(view, chosen.name, target, page)
+            paged = f" (page {shown.number + 1} of {shown.count})" if shown.count > 1 else ""
             file = discord.File(
-                io.BytesIO(png),
-                filename=f"{chosen.name}-{game.id}-v{game.version}.png",
-                description=clip_content(f"{chosen.description}. {view.headline}", 1000),
+                io.BytesIO(shown.png),
+                filename=f"{stem}-{shown.number + 1}.png" if shown.count > 1 else f"{stem}.png",
+                description=about,
             )
-            buttons = None if public or chosen.target else section_buttons(game.id, sections, chosen.name)
-            await reply.send(
-                f"**{name}** · {chosen.description}", file=file, view=buttons, ephemeral=not public
+            buttons = (
+                None
+                if chosen.target
+                else section_buttons(game.id, sections, chosen.name, page=shown.number, pages=shown.count)
             )
+            await reply.send(f"**{name}** · {chosen.description}{paged}", file=file, view=buttons)
             return
         file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
         text = (
@@ -71,8 +91,8 @@ class Boards(TableBase):
         buttons = None if public else section_buttons(game.id, sections)
         await reply.send(clip_content(text), file=file, view=buttons, ephemeral=not public)
 
-    async def _section(self, reply: Reply, game_id: int, section: str | None) -> None:
-        await self.board(reply, await self._started(game_id), section=section or "board")
+    async def _section(self, reply: Reply, game_id: int, section: str | None, *, page: int = 0) -> None:
+        await self.board(reply, await self._started(game_id), section=section or "board", page=page)
 
     async def catch_up_board(self, reply: Reply, game: GameRecord, since: int, *, heading: str) -> None:
         """The public board with what changed since log entry `since` framed, for the caller only.

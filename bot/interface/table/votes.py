@@ -2,8 +2,9 @@
 taking a dropped seat.
 
 A vote's message stays open while people are awaited; once the vote is decided it is edited to its
-outcome with its buttons removed, and whoever asked is told (pinged in the answer, or sent their file).
-The votes asked by command (`/game export`, `/game abandon`) remember their message to do the same.
+outcome with its buttons removed, and whoever asked is told (the decision's line in the channel pings
+them, or, for a saved game, they are sent the file). The votes asked by command (`/game export`,
+`/game abandon`) remember their message to do the same.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import re
 
 import discord
 
-from bot.app import announcer
 from bot.app.refusals import UserError
 from bot.app.saves import Export
 from bot.interface.reply import Reply
@@ -88,24 +88,18 @@ class Votes(TableBase):
         undo = re.fullmatch(r"undo-(\d+)", key or "")
         replacement = re.fullmatch(r"replace-(\d+)-(\d+)", key or "")
         ballot = reply.interaction.message  # the vote's message: its buttons were pressed
-        asked = asker(ballot.content) if ballot is not None else None
         if undo:
             outcome, move = await self.service.undo_vote(game_id, user.id, int(undo.group(1)), approve)
-            if outcome == "refused":
+            if outcome == "refused":  # the channel (the asker pinged) is told with the decision
                 await self._close_vote(ballot, f"❌ Refused by {user.mention}: the move stands.")
-                told = f" <@{asked}>, your request is closed." if asked and asked != user.id else ""
-                await reply.send(
-                    f"❌ {user.mention} refused the undo; the move stands.{told}",
-                    ephemeral=False,
-                    ping=[asked] if told else [],
-                )
+                await reply.send("❌ You refused the undo; the move stands.")
             elif outcome == "waiting":
                 await reply.send(
                     f"👍 {user.mention} approves the undo; waiting for the others.", ephemeral=False
                 )
-            else:  # the undo's turn post pings the asker, whose turn it is again
+            else:  # the undo's own turn post tells the channel, and pings the asker (their turn again)
                 await self._close_vote(ballot, "✅ Everyone agreed: it was taken back.")
-                await reply.send("↩️ Everyone agreed: it was taken back.", ephemeral=False)
+                await reply.send("↩️ Everyone agreed: it was taken back.")
                 assert move is not None
                 self.spawn(self.drive_ai(game_id), f"ai-{game_id}-{move.version}")
             return
@@ -114,18 +108,13 @@ class Votes(TableBase):
             if not approve:
                 await self.service.replace_refuse(game_id, user.id, old, new)
                 await self._close_vote(ballot, f"❌ Refused by {user.mention}.")
-                told = f" <@{asked}>, your proposal is closed." if asked and asked != user.id else ""
-                await reply.send(
-                    f"❌ {user.mention} refused the replacement.{told}",
-                    ephemeral=False,
-                    ping=[asked] if told else [],
-                )
+                await reply.send("❌ You refused the replacement.")
                 return
             name = await self._display_name(reply.interaction, new)
             game, done, missing = await self.service.replace_vote(game_id, user.id, old, new, name)
             if done:
                 await self._close_vote(ballot, f"✅ Everyone agreed: <@{new}> now plays in <@{old}>'s seat.")
-            await self._after_replace(reply, game, old, new, done, missing, asked=asked)
+            await self._after_replace(reply, game, old, new, done, missing)
             return
         raise UserError("That vote is from an older version of the bot.")
 
@@ -142,15 +131,7 @@ class Votes(TableBase):
         await self._after_replace(reply, game, old.id, new.id, done, missing)
 
     async def _after_replace(
-        self,
-        reply: Reply,
-        game: GameRecord,
-        old: int,
-        new: int,
-        done: bool,
-        missing: list[str],
-        *,
-        asked: int | None = None,
+        self, reply: Reply, game: GameRecord, old: int, new: int, done: bool, missing: list[str]
     ) -> None:
         if not done:
             await reply.send(
@@ -160,37 +141,19 @@ class Votes(TableBase):
                 ephemeral=False,
             )
             return
-        told = [asked] if asked and asked != reply.interaction.user.id else []
-        await reply.send(
-            f"🔁 <@{new}> now plays in <@{old}>'s seat."
-            + (f" <@{asked}>, the table agreed to your proposal." if told else ""),
-            ephemeral=False,
-            ping=told,
-        )
-        self.spawn(self._welcome_substitute(game, new), f"substitute-{game.id}")
+        # The channel's line and the newcomer's welcome were written with the seat change (the outbox).
+        await reply.send(f"✅ Done: <@{new}> now plays in <@{old}>'s seat.")
         self.spawn(self.drive_ai(game.id), f"ai-{game.id}-seat")  # a held computer run may end here
 
     async def _take_seat(self, reply: Reply, game_id: int, key: str | None) -> None:
         if key is None or not key.isdigit():
             raise UserError("That button is broken.")
         user = reply.interaction.user
-        game = await self.service.take_seat(game_id, int(key), user.id, display_name(user))
-        await reply.send(f"🪑 {user.mention} takes the empty seat and plays on.", ephemeral=False)
-        self.spawn(self._welcome_substitute(game, user.id), f"substitute-{game.id}")
-        self.spawn(self.drive_ai(game.id), f"ai-{game.id}-seat")  # the autopilot's held run ends here
-
-    async def _welcome_substitute(self, game: GameRecord, user_id: int) -> None:
-        """The seat's private information goes to the new player only."""
-        fresh = await self._game(game.id)
-        seats = await self.service.seats(game.id)
-        seat = next(s for s in seats if s.user_id == user_id)
-        to_act = await self.service.to_act(fresh)
-        view = await self.service.view(fresh, seat.seat)
-        table = announcer.Table(game=fresh, rules=self.service.rules_for(fresh.kind), seats=seats)
-        welcome = announcer.private_dm(
-            table, fresh.version, seat, view, ["You took over this seat."], seat.seat in to_act, picture=True
+        await self.service.take_seat(game_id, int(key), user.id, display_name(user))
+        await reply.send(
+            "🪑 The seat is yours; its private view is on its way by direct message (`/hand` shows it too)."
         )
-        await self.service.owe(fresh, [welcome])
+        self.spawn(self.drive_ai(game_id), f"ai-{game_id}-seat")  # the autopilot's held run ends here
 
     # ---- vote messages -------------------------------------------------------------------------
     async def _close_vote(self, message: discord.Message | None, outcome: str) -> None:
