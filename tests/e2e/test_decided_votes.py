@@ -52,7 +52,7 @@ async def test_an_undo_vote_is_closed_when_carried_or_refused_and_the_asker_is_t
         await w.settle()
         assert not _buttons(w, vote) and "Refused by" in _now(w, vote), _now(w, vote)
         assert "refused the undo; the move stands" in refused.content
-        told = _as_posted(w, refused.message)
+        told = w.last_public()  # the decision's line in the channel
         assert told.pinged_users == [alice.id], told.content
         assert not w.server.errors, w.server.errors
 
@@ -68,7 +68,8 @@ async def test_a_replacement_vote_is_closed_and_its_proposer_told(tmp_path):
         refused = await carol.click(vote, ids["Refuse"])
         await w.settle()
         assert not _buttons(w, vote) and "Refused by" in _now(w, vote), _now(w, vote)
-        assert _as_posted(w, refused.message).pinged_users == [alice.id]
+        assert "refused the replacement" in refused.content
+        assert w.last_public().pinged_users == [alice.id], w.last_public().content
 
         asked = await alice.slash(table, "game replace", old=bob.id, new=erin.id)
         vote = asked.message.id
@@ -77,7 +78,8 @@ async def test_a_replacement_vote_is_closed_and_its_proposer_told(tmp_path):
         await w.settle()
         assert not _buttons(w, vote) and "Everyone agreed" in _now(w, vote), _now(w, vote)
         assert "now plays in" in agreed.content
-        assert alice.id in _as_posted(w, agreed.message).pinged_users
+        said = next(m for m in reversed(w.public()) if "now plays in" in m.content)
+        assert said.pinged_users == [alice.id], said.content
         assert not w.server.errors, w.server.errors
 
 
@@ -119,9 +121,8 @@ async def test_an_abandon_vote_is_closed_and_its_asker_told(tmp_path):
         assert counted.ephemeral and "Still to agree with `/game abandon`: carol" in _now(w, vote)
         done = await carol.slash(table, "game abandon")
         await w.settle()
-        assert "abandoned" in done.content and not done.ephemeral
-        assert "Everyone agreed: the game is abandoned" in _now(w, vote) and "Still to agree" not in _now(
-            w, vote
-        )
-        assert _as_posted(w, done.message).pinged_users == [alice.id]
+        assert "abandoned" in done.content
+        assert "Decided: the game is abandoned" in _now(w, vote) and "Still to agree" not in _now(w, vote)
+        said = w.last_public()  # the decision's line: who asked before is pinged
+        assert "abandoned" in said.content and sorted(said.pinged_users) == sorted([alice.id, bob.id])
         assert not w.server.errors, w.server.errors
