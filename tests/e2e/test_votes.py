@@ -10,7 +10,9 @@ The Undo button on a move's confirmation is offered only when `/undo` would acce
 
 from __future__ import annotations
 
-from bot.app.service import NOT_A_VOTER
+import pytest
+
+from bot.app.service import NOT_A_VOTER, UserError
 from bot.app.votes import DROPPED_VOTER
 from tests.e2e.harness import World, menu_choices, open_game, take_turn, world
 
@@ -83,10 +85,11 @@ async def test_undo_votes_are_decided_by_the_seated_players_only(tmp_path):
             f"❌ <@{bob.id}> refused the undo; the move stands. <@{alice.id}>, your request is closed."
         )
         assert told.pinged_users == [alice.id]
-        late = await carol.click(asked.message.id, ids["Approve"])  # the request is decided
-        assert (
-            late.ephemeral and late.content == "⚠️ Already decided: the undo was refused, so the move stands."
-        )
+        assert not bob.buttons(asked.message.id), "the decided vote kept its buttons (issue 36)"
+        # a press that raced the decision (sent before its buttons were removed) is told it is decided
+        game, _ = await _game(w)
+        with pytest.raises(UserError, match="Already decided: the undo was refused, so the move stands."):
+            await w.bot.service.undo_vote(game.id, carol.id, pledged.version, True)
         assert await _votes(w, f"undo:{pledged.version}") == set()
         assert (await _game(w))[0].version == pledged.version
         assert not w.server.errors, w.server.errors
