@@ -124,6 +124,12 @@ def main() -> None:
         help="posts: which checkouts get the pass with faults (default: the working tree only)",
     )
     parser.add_argument(
+        "--posts-computers",
+        choices=("people", "computer", "both"),
+        default="both",
+        help="posts: tables of people only, with a computer seat, or both (default)",
+    )
+    parser.add_argument(
         "--posts-render",
         action="store_true",
         help="posts: draw real boards (default: pictures stubbed, the counts do not depend on them)",
@@ -235,6 +241,7 @@ def main() -> None:
             render=args.posts_render,
             faults=args.posts_faults,
             fault_moves=args.posts_fault_moves,
+            computers=args.posts_computers,
             games=args.game,
         )
     if "operations" in sections:

@@ -210,16 +210,18 @@ async def open_tables(
     timeout: float,  # noqa: ASYNC109 - how long the setup may take, not a cancellation
     players: int = 2,
     seeds: list[int] | None = None,
+    computers: int = 0,
 ) -> float:
-    """A game of `players` in every channel (users players*i .. players*i+players-1, the first one
-    hosting; seed i unless `seeds` says), 25 lobbies at a time, until every first board is posted;
-    returns the seconds it took."""
+    """A game of `players` people in every channel (users players*i .. players*i+players-1, the first
+    one hosting; seed i unless `seeds` says), with `computers` computer seats besides, 25 lobbies at a
+    time, until every first board is posted; returns the seconds it took."""
     started = time.perf_counter()
 
     async def open_table(index: int) -> None:
         host, *guests = users[players * index : players * (index + 1)]
         seed = seeds[index] if seeds is not None else index
-        await host.slash(channels[index], "game new", game=game, seed=seed)
+        extra = {"ai": computers} if computers else {}
+        await host.slash(channels[index], "game new", game=game, seed=seed, **extra)
         for guest in guests:
             await guest.slash(channels[index], "game join")
         await host.slash(channels[index], "game start")

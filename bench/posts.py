@@ -10,11 +10,18 @@ each table's turn message to change (a new post or an edit) and for the bot to s
 (`FakeDiscord.settle`), so every move's delivery is complete before the next. A table whose game ends
 starts a new one (next seed) and goes on until it made its moves.
 
+Each checkout plays twice: tables of people only, then tables where one seat is a computer's (`ai:1`:
+2 people and a computer, Iron & Brass one person against it; `--posts-computers` picks).
+
 Counted from the emulator's message log (`message_versions`), for the moves only (lobbies, starts and
 first boards excluded): public channel messages created by the bot, edits of public messages, pictures
-newly attached to public messages (created or edited), DMs sent, DM edits and DM pictures. Counted
-from the bot's database after the run, with the tree's own store and rules (`bench/posts_replay.py`):
-moves applied, handoffs (moves after which the set of seats to act changed) and urgent moves.
+newly attached to public messages (created or edited), the people pinged by the public messages (an
+edit never pings), DMs sent, DM edits and DM pictures, and the *DMs without new private content*
+(`bench/news.py`: a DM whose text lines are all lines the channel had shown or the player had been
+shown privately, their move's confirmation included, or that has no text line), which must be 0.
+Counted from the bot's database after the run, with the tree's own store and rules
+(`bench/posts_replay.py`): moves applied (the computer's included), handoffs (moves after which the
+set of seats to act changed), handoffs to a person (a person newly to act) and urgent moves.
 
 Delivery delay: for each move, from the bot's answer to the move's interaction (its first callback)
 to the turn message showing the move (the first new turn message or edit of one whose text or
@@ -46,6 +53,7 @@ from typing import Any
 from bench.baseline import Checkout, short
 from bench.bot_process import BotProcess
 from bench.machine import percentile
+from bench.news import direct_messages
 from bench.platform_speed import TurnWatcher, _options, open_tables, press_a_move
 from bot.emulator.driver import EmulatorUsageError, InteractionFailed, UserSession
 from bot.emulator.model import DM, StoredMessage
@@ -76,6 +84,7 @@ class Table:
     users: list[UserSession]
     rng: random.Random
     seed: int
+    computers: int = 0
     moves: int = 0
     restarts: int = 0
     failed: int = 0
@@ -97,6 +106,7 @@ class Pass:
 
     checkout: Checkout
     faults: bool
+    computers: bool = False
     source: str = ""
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     database: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -216,7 +226,8 @@ async def _restart(server: FakeDiscord, watcher: TurnWatcher, table: Table) -> t
     table.continuation = None
     host, *guests = table.users
     seen = watcher.changes.get(table.channel, 0)
-    result = await host.slash(table.channel, "game new", game=table.game, seed=table.seed)
+    extra = {"ai": table.computers} if table.computers else {}
+    result = await host.slash(table.channel, "game new", game=table.game, seed=table.seed, **extra)
     if result.answer.startswith("⚠️") or "already has a game" in result.answer:
         table.done = True  # the game was not over after all: stop this table rather than guess
         return first, len(server.message_versions)
@@ -257,7 +268,7 @@ def _clear_faults(server: FakeDiscord) -> None:
 
 
 # ---- counting ----------------------------------------------------------------------------------
-COUNTS = ("posts", "edits", "images", "dms", "dm_edits", "dm_images")
+COUNTS = ("posts", "edits", "images", "pings", "dms", "dm_edits", "dm_images", "stale_dms")
 
 
 def _count(
@@ -272,6 +283,11 @@ def _count(
     world = server.world
     per_game: dict[str, dict[str, int]] = {}
     previous: dict[int, StoredMessage] = {}
+    stale = {
+        told.message
+        for told in direct_messages(server.message_versions, world.channels, server.bot_user_id)
+        if told.stale
+    }
     for index, message in enumerate(server.message_versions):
         before = previous.get(message.id)
         previous[message.id] = message
@@ -292,6 +308,10 @@ def _count(
         prefix = "dm_" if dm else ""
         if before is None:
             counts["dms" if dm else "posts"] += 1
+            if dm:
+                counts["stale_dms"] += message.id in stale
+            else:
+                counts["pings"] += len(message.pinged_users)
         else:
             counts[f"{prefix}edits"] += 1
         counts[f"{prefix}images"] += new_pictures
@@ -316,9 +336,11 @@ def _database(source: Path, url: str) -> tuple[str, dict[str, dict[str, int]]]:
         raise RuntimeError(f"the database was read with {report['bot']}, not the bot of {source}")
     per_game: dict[str, dict[str, int]] = {}
     for game in report["games"]:
-        totals = per_game.setdefault(game["kind"], {"moves": 0, "handoffs": 0, "urgent": 0, "games": 0})
-        for key in ("moves", "handoffs", "urgent"):
-            totals[key] += game[key]
+        totals = per_game.setdefault(
+            game["kind"], {"moves": 0, "handoffs": 0, "people_handoffs": 0, "urgent": 0, "games": 0}
+        )
+        for key in ("moves", "handoffs", "people_handoffs", "urgent"):
+            totals[key] += game.get(key, 0)
         totals["games"] += 1
     return report["bot"], per_game
 
@@ -333,8 +355,9 @@ async def _run_pass(
     faults: bool,
     quiet: float,
     render: bool,
+    computers: bool = False,
 ) -> Pass:
-    result = Pass(checkout=checkout, faults=faults)
+    result = Pass(checkout=checkout, faults=faults, computers=computers)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "posts.db"
@@ -343,12 +366,14 @@ async def _run_pass(
         guild = server.add_guild("Bench posts")
         tables: list[Table] = []
         for game in games:
-            players = _players(game)
+            players = _players(game) - computers
             for number in range(tables_per_game):
                 channel = server.add_channel(guild, f"{game}-{number}")
                 users = [server.user(server.add_user(f"{game}-{number}-{seat}")) for seat in range(players)]
                 seed = 1 + number
-                tables.append(Table(game, channel, users, random.Random(f"{game}:{number}"), seed))
+                tables.append(
+                    Table(game, channel, users, random.Random(f"{game}:{number}"), seed, int(computers))
+                )
         bot = BotProcess(
             server,
             Path(folder),
@@ -370,8 +395,9 @@ async def _run_pass(
                     [user for table in mine for user in table.users],
                     game,
                     timeout=300,
-                    players=_players(game),
+                    players=_players(game) - computers,
                     seeds=[table.seed for table in mine],
+                    computers=int(computers),
                 )
             if faults:
                 added, refused = _inject_faults(server)
@@ -427,42 +453,51 @@ def _ratio(before: float, after: float) -> str:
     return f"{before / after:.2f}x"
 
 
+def _seats(run: Pass) -> str:
+    return "+computer" if run.computers else "people"
+
+
 def _print_counts(passes: list[Pass], games: list[str]) -> None:
+    """Per game and pass: the totals, then per 100 moves (the computer's moves included), and posts
+    per handoff to a person; `stale DMs` are the DMs without new private content (must be 0)."""
     names = {game.info.id: game.info.name for game in registry.all_games()}
     print(
-        f"  {'game':<18}{'checkout':<10}{'moves':>6}{'handoffs':>9}{'urgent':>7}{'posts':>7}{'edits':>7}"
-        f"{'images':>7}{'DMs':>6}{'DM edits':>9}{'DM img':>7}  | per 100 moves:"
-        f"{'handoffs':>9}{'posts':>7}{'edits':>7}{'images':>7}{'DMs':>6}{'DM img':>7}"
+        f"  {'game':<18}{'checkout':<10}{'seats':<10}{'moves':>6}{'handoffs':>9}{'to people':>10}{'urgent':>7}"
+        f"{'posts':>7}{'edits':>7}{'images':>7}{'pings':>7}{'DMs':>6}{'DM edits':>9}{'DM img':>7}"
+        f"{'stale DMs':>10}  | per 100 moves:{'posts':>7}{'edits':>7}{'pings':>7}{'DMs':>6}"
+        f"  | posts per handoff to a person"
     )
     for game in games:
-        rates: dict[bool, dict[str, float]] = {}
+        rates: dict[tuple[bool, bool], dict[str, float]] = {}
         for run in passes:
             counts = run.counts.get(game, dict.fromkeys(COUNTS, 0))
-            database = run.database.get(game, {"moves": 0, "handoffs": 0, "urgent": 0})
+            database = run.database.get(game, {"moves": 0, "handoffs": 0, "people_handoffs": 0, "urgent": 0})
             moves = database["moves"]
-            rates[run.checkout.baseline] = {
-                key: _per100(value, moves)
-                for key, value in (counts | {"handoffs": database["handoffs"]}).items()
-            }
-            rates[run.checkout.baseline]["all_images"] = _per100(
-                counts["images"] + counts["dm_images"], moves
-            )
+            people = database.get("people_handoffs", 0)
+            rates[(run.checkout.baseline, run.computers)] = {
+                key: _per100(value, moves) for key, value in counts.items()
+            } | {"all_images": _per100(counts["images"] + counts["dm_images"], moves)}
             label = names.get(game, game) if run is passes[0] else ""
             print(
-                f"  {label:<18}{short(run.checkout):<10}{moves:>6}{database['handoffs']:>9}{database['urgent']:>7}"
-                f"{counts['posts']:>7}{counts['edits']:>7}{counts['images']:>7}{counts['dms']:>6}"
-                f"{counts['dm_edits']:>9}{counts['dm_images']:>7}  | {'':>14}"
-                f"{_per100(database['handoffs'], moves):>9.1f}{_per100(counts['posts'], moves):>7.1f}"
-                f"{_per100(counts['edits'], moves):>7.1f}{_per100(counts['images'], moves):>7.1f}"
-                f"{_per100(counts['dms'], moves):>6.1f}{_per100(counts['dm_images'], moves):>7.1f}"
+                f"  {label:<18}{short(run.checkout):<10}{_seats(run):<10}{moves:>6}{database['handoffs']:>9}"
+                f"{people:>10}{database['urgent']:>7}{counts['posts']:>7}{counts['edits']:>7}"
+                f"{counts['images']:>7}{counts['pings']:>7}{counts['dms']:>6}{counts['dm_edits']:>9}"
+                f"{counts['dm_images']:>7}{counts['stale_dms']:>10}  | {'':>14}"
+                f"{_per100(counts['posts'], moves):>7.1f}{_per100(counts['edits'], moves):>7.1f}"
+                f"{_per100(counts['pings'], moves):>7.1f}{_per100(counts['dms'], moves):>6.1f}"
+                f"  | {counts['posts'] / people if people else float('nan'):.2f}"
             )
-        if True in rates and False in rates:
-            before, after = rates[True], rates[False]
-            print(
-                f"  {'':<18}baseline/current per 100 moves: posts {_ratio(before['posts'], after['posts'])},"
-                f" public images {_ratio(before['images'], after['images'])},"
-                f" all images {_ratio(before['all_images'], after['all_images'])}"
-            )
+        for computers in (False, True):
+            if (True, computers) in rates and (False, computers) in rates:
+                before, after = rates[(True, computers)], rates[(False, computers)]
+                print(
+                    f"  {'':<18}baseline/current per 100 moves ({'with a computer seat' if computers else 'people only'}):"
+                    f" posts {_ratio(before['posts'], after['posts'])},"
+                    f" pings {_ratio(before['pings'], after['pings'])},"
+                    f" DMs {_ratio(before['dms'], after['dms'])},"
+                    f" public images {_ratio(before['images'], after['images'])},"
+                    f" all images {_ratio(before['all_images'], after['all_images'])}"
+                )
 
 
 def _print_delays(passes: list[Pass], games: list[str]) -> None:
@@ -478,7 +513,8 @@ def _print_delays(passes: list[Pass], games: list[str]) -> None:
             pictured = [d for t in tables for d in t.pictured]
             label = (names.get(game, game) if game != "all" else "all games") if run is passes[0] else ""
             print(
-                f"  {label:<18}{short(run.checkout):<10}{'faults' if run.faults else 'clean':<8}"
+                f"  {label:<18}{short(run.checkout):<10}"
+                f"{('faults' if run.faults else 'clean') + ('+ai' if run.computers else ''):<8}"
                 f"{sum(t.moves for t in tables):>6}{percentile(visible, 0.5):>13.0f}"
                 f"{percentile(visible, 0.99):>8.0f}{percentile(pictured, 0.5):>13.0f}"
                 f"{percentile(pictured, 0.99):>8.0f}{sum(t.never for t in tables):>7}"
@@ -496,12 +532,19 @@ def run(
     faults: str = "current",
     fault_moves: int = 100,
     games: list[str] | None = None,
+    computers: str = "both",
 ) -> None:
-    """The load against every checkout (baseline first); the faults pass as `faults` says
-    ("current", "both" or "none"), when the emulator can inject faults."""
+    """The load against every checkout (baseline first), with tables of people only and with a
+    computer seat as `computers` says ("people", "computer" or "both"); the faults pass (people only)
+    as `faults` says ("current", "both" or "none"), when the emulator can inject faults."""
     games = games or _games()
     settings = {"games": games, "tables_per_game": tables_per_game, "quiet": quiet, "render": render}
-    clean = [asyncio.run(_run_pass(c, moves=moves, faults=False, **settings)) for c in checkouts]
+    kinds = {"people": [False], "computer": [True], "both": [False, True]}[computers]
+    clean = [
+        asyncio.run(_run_pass(c, moves=moves, faults=False, computers=with_computer, **settings))
+        for with_computer in kinds
+        for c in checkouts
+    ]
     faulty: list[Pass] = []
     fault_notes: list[str] = []
     if faults != "none":
@@ -516,12 +559,16 @@ def run(
     pictures = "boards drawn (1 render process)" if render else "pictures stubbed: a tiny PNG per view"
     print(
         f"\nPosts per move: {tables_per_game} table(s) per game, {moves} moves per table"
-        f" ({DEFAULT_PLAYERS} players, 2 for Iron & Brass; seeded random choices among the offered ones);"
+        f" ({DEFAULT_PLAYERS} players, 2 for Iron & Brass, one of them a computer in the +computer pass;"
+        " seeded random choices among the offered ones);"
         f" {pictures}; after every round the bench waits for each turn message and for the bot to be quiet"
         f" {quiet:g} s"
     )
     for run_ in clean:
-        print(f"  {short(run_.checkout)}: {run_.checkout.label}, {run_.source}; {run_.seconds:.0f} s")
+        print(
+            f"  {short(run_.checkout)} ({_seats(run_)}): {run_.checkout.label}, {run_.source};"
+            f" {run_.seconds:.0f} s"
+        )
         restarts = sum(t.restarts for t in run_.tables)
         extra = [f"games restarted after game over: {restarts}"] if restarts else []
         extra += [f"emulator complaints: {run_.errors}"] if run_.errors else []

@@ -6,8 +6,9 @@ schema and events are read by the baseline's own code). Prints one JSON object o
 
 A *handoff* is a move after which the set of seats to act (`rules.to_act`) differs from the set
 before it; the states come from `GameService.replay` (every effective state, rebuilt from the seed
-and the log). An *urgent* move is a logged move with an event marked `"urgent"` (a field the
-baseline may not have: then none are).
+and the log). A *handoff to a person* is a move after which a seat a person holds (not a computer's)
+is to act and was not before it. An *urgent* move is a logged move with an event marked `"urgent"`
+(a field the baseline may not have: then none are).
 
 This file imports only `bot` and `rules` (the tree's), never `bench`.
 """
@@ -35,6 +36,7 @@ async def _report(url: str) -> dict:
             rules = service.rules_for(game.kind)
             records = await store.actions(game_id)
             acting = [rules.to_act(state) for state in await service.replay(game)]
+            people = {seat.seat for seat in await store.seats(game_id) if seat.user_id > 0}
             games.append(
                 {
                     "id": game.id,
@@ -44,6 +46,11 @@ async def _report(url: str) -> dict:
                     "moves": len(records),
                     "handoffs": sum(
                         1 for before, after in zip(acting, acting[1:], strict=False) if before != after
+                    ),
+                    "people_handoffs": sum(
+                        1
+                        for before, after in zip(acting, acting[1:], strict=False)
+                        if (after - before) & people
                     ),
                     "urgent": sum(
                         1

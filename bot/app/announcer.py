@@ -3,15 +3,22 @@
 The table speaks once per handoff. A move that hands the game to other seats (someone new must act),
 that the rules core marks as urgent for everyone (`Event.urgent`: a battle's result, revealed bids, a
 trade offered or answered), or that ends the game gets a new turn post: the picture, the lines since
-the last post, a ping to the seats newly to act and to those an urgent event has a private line for
-(the proposer whose offer was answered), the buttons. A move by a seat that goes on acting edits
-the live post in place: the new lines, no ping, and the picture redrawn once the seat has paused for
-`REPAINT_AFTER` seconds (each further move restarts that wait; the next post carries a fresh picture
-anyway). A table can ask for one post per move instead (`/table posts`).
+the last post, a ping to the people newly to act and to those an urgent event made by someone else has
+a private line for (the proposer whose offer was answered), the buttons. A move by a seat that goes on
+acting edits the live post in place: the new lines, no ping, and the picture redrawn once the seat has
+paused for `REPAINT_AFTER` seconds (each further move restarts that wait; the next post carries a fresh
+picture anyway). A table can ask for one post per move instead (`/table posts`).
 
-Each seat gets at most one direct message per post, and only when its private view changed since
-its last one or a private line is waiting for it; the picture goes with it only when that seat's view
-shows more than the public board.
+Computer seats act inside the turn they belong to: while a seat the bot plays (`bot.app.autoplay`) is
+to act, a move owes nothing yet. Its lines, private lines, marks and pings are held in the live
+payload (a row written `held`, never delivered), and the move that leaves no such seat to act (or ends
+the game) delivers the whole run at once: one post or one edit, never a computer's turn half played.
+
+A seat gets a direct message only with news it did not make itself: a private line of someone else's
+move (a card drawn for it at a round's start, the terms of an offer to it, its losses to a raid), or of
+a move the bot made for it (the clock, an autopilot). Its own move's private lines were in its
+confirmation, and what the post shows publicly is not repeated; the picture goes with it only when
+that seat's view shows more than the public board.
 
 Everything here is computed from the move alone, without Discord, and written in the move's own
 transaction (`Store.commit_move(outbox=...)`): a crash after the commit cannot lose what is owed.
@@ -19,7 +26,6 @@ transaction (`Store.commit_move(outbox=...)`): a crash after the commit cannot l
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -35,6 +41,55 @@ REPAINT_AFTER = 20.0
 
 Posting = Literal["compact", "every_move"]
 
+OPENING_DM = "The game begins: what only you see is in this picture (My hand shows it again at any time)."
+
+
+@dataclass
+class Held:
+    """What a run of computer moves owes so far, kept until the run ends (see the module's docstring)."""
+
+    post: bool = False
+    """A move of the run was owed a new post (a handoff to a person, an urgent event, the opening)."""
+    newly: list[Seat] = field(default_factory=list)
+    """People who came to act during the run: pinged if they are still to act when it ends."""
+    told: list[Seat] = field(default_factory=list)
+    """People an urgent event of the run addressed (the proposer whose offer was answered): pinged."""
+    private: dict[int, list[str]] = field(default_factory=dict)
+    """The run's private lines, for each seat's next direct message."""
+    opening: bool = False
+    """The run began with the game: its post is the game's first."""
+    starter: Seat | None = None
+    """The person whose own move began the run (an offer to the computer, the end of their turn)."""
+    turn: str | None = None
+    """The turn the run began in (`Game.turn_key`, as JSON): a run that ends inside it (the computer
+    answered the starter's offer, or defended against their attack) finds the starter still at the
+    table, mid-turn: the post pings them for nothing and no direct message repeats it to them."""
+
+    @classmethod
+    def load(cls, data: dict[str, Any] | None) -> Held | None:
+        if not data:
+            return None
+        return cls(
+            post=bool(data["post"]),
+            newly=[int(seat) for seat in data["newly"]],
+            told=[int(seat) for seat in data["told"]],
+            private={int(seat): list(lines) for seat, lines in data.get("private", {}).items()},
+            opening=bool(data.get("opening", False)),
+            starter=data.get("starter"),
+            turn=data.get("turn"),
+        )
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "post": self.post,
+            "newly": self.newly,
+            "told": self.told,
+            "private": {str(seat): lines for seat, lines in self.private.items()},
+            "opening": self.opening,
+            "starter": self.starter,
+            "turn": self.turn,
+        }
+
 
 @dataclass
 class Live:
@@ -42,16 +97,19 @@ class Live:
 
     header: str = ""
     lines: list[str] = field(default_factory=list)
-    """Every line the live post shows now."""
+    """Every line the live post shows now (with a held run's lines: what it will show)."""
     fresh: list[str] = field(default_factory=list)
     """Lines added by edits since it was posted: the next post repeats them for who was away."""
     private: dict[int, list[str]] = field(default_factory=dict)
     """Private lines waiting for each seat's next direct message."""
     digests: dict[int, str] = field(default_factory=dict)
-    """A fingerprint of each seat's private view when it last got a direct message."""
+    """Kept from older payloads (a fingerprint of each seat's private view when it last got a direct
+    message); a direct message is now owed by a private line, not by a changed view."""
     marks: list[str] = field(default_factory=list)
     """The renderer's keys of what changed on the board since the live post was made: its repaint and
     the next post frame them, so a reader sees at a glance what the moves since the last post did."""
+    held: Held | None = None
+    """A computer seat's run in progress: nothing of it is delivered yet."""
 
     @classmethod
     def load(cls, payload: dict[str, Any] | None) -> Live | None:
@@ -63,12 +121,13 @@ class Live:
             lines=list(data["lines"]),
             fresh=list(data["fresh"]),
             private={int(seat): list(lines) for seat, lines in data["private"].items()},
-            digests={int(seat): digest for seat, digest in data["digests"].items()},
+            digests={int(seat): digest for seat, digest in data.get("digests", {}).items()},
             marks=list(data.get("marks", [])),
+            held=Held.load(data.get("held")),
         )
 
     def dump(self) -> dict[str, Any]:
-        return {
+        data = {
             "header": self.header,
             "lines": self.lines,
             "fresh": self.fresh,
@@ -76,6 +135,23 @@ class Live:
             "digests": {str(seat): digest for seat, digest in self.digests.items()},
             "marks": self.marks,
         }
+        if self.held is not None:
+            data["held"] = self.held.dump()
+        return data
+
+    def carrying(self, lines: list[str], private: dict[int, list[str]], changed: list[str]) -> Live:
+        """This live post with a move's lines added (an edit's, or a held run's)."""
+        carried = {seat: list(told) for seat, told in self.private.items()}
+        for seat, told in private.items():
+            carried[seat] = carried.get(seat, []) + told
+        return Live(
+            header=self.header,
+            lines=self.lines + lines,
+            fresh=self.fresh + lines,
+            private=carried,
+            digests=self.digests,
+            marks=sorted(set(self.marks) | set(changed)),
+        )
 
 
 @dataclass
@@ -90,6 +166,11 @@ class Table:
     deadlines: dict[Seat, float] = field(default_factory=dict)
     followers: list[tuple[int, str]] = field(default_factory=list)
     now: float = 0.0
+    automated: set[Seat] = field(default_factory=set)
+    """The seats the bot plays (`bot.app.autoplay.automated`): while one is to act, a move is held."""
+    shown: tuple[Any, View] | None = None
+    """(state, its public view) of the last announcement, when the caller kept it: a move's `before`
+    is the previous move's `after`, whose view need not be made twice. Set to the move's own after."""
 
 
 def announce(
@@ -102,60 +183,131 @@ def announce(
     *,
     note: str | None = None,
     computer: bool = False,
+    seat: Seat | None = None,
+    release: bool = False,
 ) -> list[Delivery]:
-    """The outbox rows of the move that took the game from `before` to `after` (None: the start);
-    `computer` marks a move a computer made (an AI seat, an autopilot) with 🤖 on its first line, the
-    one every game words as the actor's own move; the lines after it (a round starting, an order of
-    play) are the table's, not the computer's."""
+    """The outbox rows of the move `seat` made, taking the game from `before` to `after` (None: the
+    start). `computer`: a computer made it (an AI seat, an autopilot); its first line gets 🤖 when it
+    is worded as that seat's own doing (a defender's answer resolves the attacker's battle: that line
+    is the attacker's, not the computer's). `note` heads the lines (the clock played for the seat).
+    `release`: end a held run now, whoever is to act (the computer seat could not move)."""
     rules, seats = table.rules, table.seats
-    humans = {seat.seat for seat in seats if seat.user_id > 0}
+    humans = {s.seat for s in seats if s.user_id > 0}
     waiting = rules.to_act(after)
     newly = waiting - (rules.to_act(before) if before is not None else set())
-    mark = "🤖 " if computer else ""
-    lines = [f"• {mark if index == 0 else ''}{one_line(event.text)}" for index, event in enumerate(events)]
+    # A person's own move: its private lines were in their confirmation, and its news is their own.
+    own = seat if seat is not None and not computer and note is None else None
+    lines = [f"• {one_line(event.text)}" for event in events]
+    if computer and lines and seat is not None and _names(events[0].text, seats, seat):
+        lines[0] = "• 🤖 " + lines[0][2:]
     if note:  # the bot's own words, with any name in them escaped by whoever wrote the note
         lines.insert(0, " ".join(note.split()))
-    private = {seat: [e.private[seat]] for e in events for seat in e.private}
-    handoff = (
-        table.live is None
+    private: dict[int, list[str]] = {}
+    for event in events:
+        for addressee, line in event.private.items():
+            if addressee != own:
+                private.setdefault(addressee, []).append(line)
+    urgent = [event for event in events if getattr(event, "urgent", False)]
+    addressed = {addressee for event in urgent for addressee in event.private} - {own}
+    live, held = table.live, table.live.held if table.live is not None else None
+    owes_post = (
+        live is None
         or before is None
         or result is not None
         or table.posting == "every_move"
         or bool(newly & humans)
-        or any(getattr(event, "urgent", False) for event in events)
+        or bool(urgent)
     )
     public = rules.view(after, None)
-    shown_before = rules.view(before, None) if before is not None else None
+    kept = table.shown
+    if before is None:
+        shown_before = None
+    elif kept is not None and kept[0] is before:
+        shown_before = kept[1]
+    else:
+        shown_before = rules.view(before, None)
+    table.shown = (after, public)
     changed = sorted(marks_between(shown_before, public)) if shown_before is not None else []
-    if not handoff:
+    run = held or Held(opening=before is None, starter=own, turn=_turn(rules, before))
+    if held is not None:  # the moves of the run so far, as if they were this move's
+        owes_post = owes_post or held.post
+        newly = newly | set(held.newly)
+        addressed = addressed | set(held.told)
+        for addressee, told in held.private.items():
+            private[addressee] = told + private.get(addressee, [])
+    if result is None and not release and waiting & table.automated:
+        # A computer seat acts next: its run is decided before anything is posted.
+        run.post = owes_post
+        run.newly, run.told, run.private = sorted(newly & humans), sorted(addressed & humans), private
+        return [_hold(table, lines, changed, run)]
+    if (
+        held is not None
+        and held.starter is not None
+        and held.turn is not None
+        and held.turn == _turn(rules, after)
+    ):
+        # The run ended inside the turn its starter's move began it in: they are still at the table.
+        newly.discard(held.starter)
+        addressed.discard(held.starter)
+        private.pop(held.starter, None)
+    if not owes_post:
         rows = _edit(table, version, public, lines, private, events, changed)
-        if not lines and not private and not changed:
+        if held is None and not lines and not private and not changed:
             # Nothing to tell and nothing framed (the first step of a two-step move): the post is left
             # as it is; only a repaint, if the board changed at all, which the next move supersedes.
             return [row for row in rows if row.kind == "repaint" and shown_before != public]
         return rows
-    # Pinged: who must act now and was not acting, and whom an urgent event addresses (the proposer
-    # whose offer was just answered, still acting but perhaps away for hours).
-    addressed = {seat for event in events if getattr(event, "urgent", False) for seat in event.private}
+    # Pinged: who must act now and was not acting, and whom an urgent event made by someone else
+    # addresses (the proposer whose offer was just answered, still acting but perhaps away for hours).
     return _post(
         table,
         version,
-        before,
         after,
         public,
         lines,
         private,
         events,
         result,
-        (newly | addressed) & humans,
+        (newly & waiting & humans) | (addressed & humans),
         changed,
+        opening=run.opening,
     )
+
+
+def _turn(rules: Game, state: Any | None) -> str | None:
+    """The state's turn (`Game.turn_key`) as JSON, None where the game has no multi-move turns."""
+    if state is None:
+        return None
+    key = rules.turn_key(state)
+    return None if key is None else json.dumps(key, default=str)
+
+
+def _names(text: str, seats: list[SeatRecord], seat: Seat) -> bool:
+    """Whether a line is worded as `seat`'s own doing: it begins with the seat's name."""
+    name = seats[seat].name if seat < len(seats) else ""
+    return bool(name) and (text.startswith(name + " ") or text.startswith(name + "'s "))
+
+
+def _hold(table: Table, lines: list[str], changed: list[str], run: Held) -> Delivery:
+    """The row that keeps a held move's due in the live payload: written `held`, so never delivered
+    (the store marks it superseded), and read back by the next move's announcement."""
+    live = (table.live or Live()).carrying(lines, {}, changed)
+    live.held = run
+    payload = {"held": True, "live": live.dump()}
+    return Delivery(kind="edit", target=table.game.channel_id, payload=payload, due_at=table.now)
+
+
+def release(table: Table, version: int, state: Any, result: Result | None) -> list[Delivery]:
+    """What a held run owes, delivered now although a computer seat is still to act (its move could not
+    be made); nothing when no run is held."""
+    if table.live is None or table.live.held is None:
+        return []
+    return announce(table, version, state, state, [], result, release=True)
 
 
 def _post(
     table: Table,
     version: int,
-    before: Any | None,
     after: Any,
     public: View,
     lines: list[str],
@@ -164,11 +316,13 @@ def _post(
     result: Result | None,
     ping: set[Seat],
     changed: list[str],
+    *,
+    opening: bool,
 ) -> list[Delivery]:
     rules, game, seats = table.rules, table.game, table.seats
     live = table.live or Live()
     name = rules.info.name
-    header = f"**{name}** · move {version}" if before is not None else f"**{name}** · the game begins"
+    header = f"**{name}** · the game begins" if opening else f"**{name}** · move {version}"
     shown = live.fresh + lines
     footer = _footer(table, public, result)
     pinged = sorted(seats[seat].user_id for seat in ping)
@@ -181,36 +335,38 @@ def _post(
         "view": public.model_dump(mode="json"),
         "marks": sorted(set(live.marks) | set(changed)),
         "picture": f"board-{game.id}-v{version}.png",
-        "alt": _alt(public, events, opening=before is None),
+        "alt": _alt(public, events, opening=opening),
         "buttons": "finished" if result is not None else "turn",
     }
     waiting_private = {seat: live.private.get(seat, []) + private.get(seat, []) for seat in range(len(seats))}
-    digests = dict(live.digests)
     rows: list[Delivery] = []
-    shown_publicly = public.model_dump(mode="json")
+    shown_publicly: dict[str, Any] | None = None
     for seat in seats:
-        if seat.user_id <= 0:
-            continue
-        told = waiting_private.get(seat.seat, [])
-        seat_view = rules.view(after, seat.seat) if rules.info.hidden_information else public
-        part = private_part(shown_publicly, seat_view)
-        digest = _digest(part)
-        changed = bool(part) and digest != live.digests.get(seat.seat)
-        digests[seat.seat] = digest
-        if not (changed or told) or result is not None and not told:
-            continue
+        told_seat = waiting_private.get(seat.seat, [])
+        if seat.user_id <= 0 or not (told_seat or opening and rules.info.hidden_information):
+            continue  # a direct message only with news the seat did not make itself
+        seat_view = public
+        part: dict[str, Any] = {}
+        if rules.info.hidden_information:
+            seat_view = rules.view(after, seat.seat)
+            shown_publicly = shown_publicly or payload["view"]
+            part = private_part(shown_publicly, seat_view)
+        if not told_seat:
+            if not part:
+                continue
+            told_seat = [OPENING_DM]  # what only this seat sees at the start is news to it
         rows.append(
             private_dm(
                 table,
                 version,
                 seat,
                 seat_view if part else public,
-                told,
+                told_seat,
                 seat.seat in public.to_act,
                 bool(part),
             )
         )
-    payload["live"] = Live(header=header, lines=shown, fresh=[], private={}, digests=digests).dump()
+    payload["live"] = Live(header=header, lines=shown, fresh=[], private={}, digests=live.digests).dump()
     posts = [Delivery(kind="post", target=game.channel_id, payload=payload, due_at=table.now)]
     return posts + rows + _followers(table, version, public, shown, result)
 
@@ -226,25 +382,14 @@ def _edit(
 ) -> list[Delivery]:
     live = table.live
     assert live is not None
-    carried = dict(live.private)
-    for seat, told in private.items():
-        carried[seat] = carried.get(seat, []) + told
-    shown = live.lines + lines
-    marks = sorted(set(live.marks) | set(changed))
+    carried = live.carrying(lines, private, changed)
     payload = {
-        "content": _compose(live.header, shown, _footer(table, public, None)),
-        "live": Live(
-            header=live.header,
-            lines=shown,
-            fresh=live.fresh + lines,
-            private=carried,
-            digests=live.digests,
-            marks=marks,
-        ).dump(),
+        "content": _compose(live.header, carried.lines, _footer(table, public, None)),
+        "live": carried.dump(),
     }
     repaint = {
         "view": public.model_dump(mode="json"),
-        "marks": marks,
+        "marks": carried.marks,
         "picture": f"board-{table.game.id}-v{version}.png",
         "alt": _alt(public, events),
     }
@@ -363,12 +508,6 @@ def private_part(public: dict[str, Any], seat_view: View) -> dict[str, Any]:
     message tells."""
     mine = seat_view.model_dump(mode="json")
     return {key: value for key, value in mine.items() if key != "seat" and public.get(key) != value}
-
-
-def _digest(part: dict[str, Any]) -> str:
-    if not part:
-        return ""
-    return hashlib.blake2s(json.dumps(part, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
 def one_line(text: str) -> str:

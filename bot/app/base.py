@@ -26,6 +26,8 @@ class ServiceBase:
         self.locks = KeyedLocks()
         """The bot's one lock map: a game's state is read and written under ("game", id)."""
         self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        #: Each game's latest state with its public view, as the last move's announcement made it.
+        self._shown: OrderedDict[int, Any] = OrderedDict()
         self._cache_size = cache_size
         self._turn_logs: OrderedDict[int, Any] = OrderedDict()
         """The undo planner's kept turn keys per game (`bot.app.undo_requests.TurnLog`)."""
@@ -133,6 +135,9 @@ class ServiceBase:
         self, game_id: int, kind: str, channel_id: int, message_id: int, version: int
     ) -> None:
         await self.store.remember_message(game_id, kind, channel_id, message_id, version)
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        await self.store.forget_message(game_id, kind)
 
     # ---- shared by the parts ---------------------------------------------------------------------
     def _lock(self, game_id: int):  # noqa: ANN202 - an async context manager

@@ -176,7 +176,12 @@ class LobbyActions(Decisions):
                 if missing_names:
                     return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), (game, False, missing_names))
             said = f"🛑 The game was abandoned by <@{user_id}>."
-            ruling = Ruling(status=GameStatus.ABANDONED, clear_votes=[kind], outbox=[notice(game, said)])
+            asked = sorted(votes - {user_id})  # who asked before: told, with a ping, that it is done
+            if asked:
+                said += " " + " ".join(f"<@{user}>" for user in asked) + ": done, as you asked."
+            ruling = Ruling(
+                status=GameStatus.ABANDONED, clear_votes=[kind], outbox=[notice(game, said, ping=asked)]
+            )
             return Verdict(seen, ruling, (game, True, []))
 
         return await self._decided(game.id, decide, lambda game: abandon_vote_kind(game.version))

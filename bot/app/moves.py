@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.app import announcer
+from bot.app.autoplay import automated
 from bot.app.metrics import Metrics
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
+from bot.storage.shards import Shards
 from bot.storage.store import (
     Delivery,
     DuplicateInteraction,
@@ -179,11 +181,12 @@ class MoveActions(TableClock):
         starting = (waiting_after - waiting_before) | ({seat} & waiting_after)
         timers = await self._timer_plans(game, seats, starting)
         table = await self._announcing(game, seats)
+        table.shown = self._shown.get(game.id)
         kept = {s: due for s, due in table.deadlines.items() if s in waiting_after}
         table.deadlines = kept | {s: due for s, kind, due in timers if kind == "deadline"}
         computer = note is None and user_id <= 0  # an AI seat, or a dropped seat on autopilot
         owed = announcer.announce(
-            table, game.version + 1, before, after, events, result, note=note, computer=computer
+            table, game.version + 1, before, after, events, result, note=note, computer=computer, seat=seat
         )
         dumped = rules.dump_state(after)
         try:
@@ -210,6 +213,10 @@ class MoveActions(TableClock):
                 raise
             raise await self._lost_race(game, conflict) from None
         self._remember(game.id, version, after)
+        self._shown[game.id] = table.shown  # the next move's `before` is this `after`
+        self._shown.move_to_end(game.id)
+        while len(self._shown) > self._cache_size:
+            self._shown.popitem(last=False)
         self._timers_planned(timers)
         self._outbox_written()
         committed = game.model_copy(  # the record as stored now, state included (the cache may forget it)
@@ -249,6 +256,7 @@ class MoveActions(TableClock):
     ) -> announcer.Table:
         """What the announcement of a move needs to know about the table, read before its transaction."""
         settings = TableSettings.model_validate(game.table_settings)
+        on_timeout = (await self.table_settings(game)).on_timeout if any(s.dropped for s in seats) else None
         deadlines = {t.seat: t.due_at for t in await self.store.timers(game.id) if t.kind == "deadline"}
         return announcer.Table(
             game=game,
@@ -259,7 +267,40 @@ class MoveActions(TableClock):
             deadlines=deadlines,
             followers=await self.store.followers(game.id),
             now=time.time(),  # delivery runs on real time, whatever clock the table's timers use
+            automated=automated(seats, on_timeout),
         )
+
+    async def automated_seats(self, game: GameRecord, seats: list[SeatRecord]) -> set[Seat]:
+        """The seats the bot plays in this game now (`bot.app.autoplay`)."""
+        if not any(seat.user_id < 0 or seat.dropped for seat in seats):
+            return set()
+        return automated(seats, (await self.table_settings(game)).on_timeout)
+
+    async def games_holding_a_run(self, shards: Shards | None = None) -> list[int]:
+        """The games a dead process left in the middle of a computer seat's run (`release_held`)."""
+        return await self.store.games_holding_a_run(shards=shards)
+
+    async def release_held(self, game_id: int) -> bool:
+        """Deliver what a held run of computer moves owes although a computer seat is still to act
+        (its move could not be made): the table hears of the moves made rather than nothing. True when
+        a run was held."""
+        held = await self.store.live_payload(game_id)
+        if not held or not held.get("held"):
+            return False  # the common case, read without the lock
+        async with self._lock(game_id):
+            game = await self.store.game(game_id)
+            if game is None or game.state is None:
+                return False
+            seats = await self.store.seats(game_id)
+            table = await self._announcing(game, seats)
+            if table.live is None or table.live.held is None:
+                return False
+            rules = self.rules_for(game.kind)
+            state = await self.state(game)
+            owed = announcer.release(table, game.version, state, rules.result(state))
+            await self.store.enqueue(game.id, game.version, owed)
+            self._outbox_written()
+            return True
 
     async def undelivered(self, game: GameRecord) -> int:
         """How many posts, edits and messages the game still owes Discord (a picture's late repaint

@@ -31,6 +31,8 @@ class Export:
     game: GameRecord
     data: bytes | None
     missing: list[str]
+    agreed: tuple[int, ...] = ()
+    """Who agreed to save the game in progress (the caller included): each is owed the file."""
 
     @property
     def filename(self) -> str:
@@ -60,19 +62,23 @@ class Saves(Decisions):
         game = await self._channel_game(channel_id, game_id)
         if game.status == GameStatus.LOBBY:
             raise UserError("This game has not started: there is nothing to save yet.")
+        agreed: set[int] = set()
         if game.status not in OVER:
 
             async def decide(
                 game: GameRecord, seats: list[SeatRecord], votes: set[int]
-            ) -> Verdict[tuple[GameRecord, list[str]]]:
+            ) -> Verdict[tuple[GameRecord, list[str], set[int]]]:
                 voting_seat(seats, user_id, refusal=NOT_A_PLAYER)
                 kind = export_vote_kind(game.version)
                 missing = still_to_agree(seats, votes | {user_id})
                 ruling = Ruling(add_votes=[(kind, user_id)]) if user_id not in votes else NOTHING
-                return Verdict(Seen.of(game.version, seats, kind, votes), ruling, (game, missing))
+                outcome = (game, missing, votes | {user_id})
+                return Verdict(Seen.of(game.version, seats, kind, votes), ruling, outcome)
 
             # the game as it was agreed on
-            game, missing = await self._decided(game.id, decide, lambda game: export_vote_kind(game.version))
+            game, missing, agreed = await self._decided(
+                game.id, decide, lambda game: export_vote_kind(game.version)
+            )
             if missing:
                 return Export(game, None, missing)
         seats = await self.store.seats(game.id)
@@ -88,7 +94,7 @@ class Saves(Decisions):
             exported_at=datetime.fromtimestamp(self.clock.now(), UTC).isoformat(timespec="seconds"),
             source=f"game #{game.id}",
         )
-        return Export(game, data, [])
+        return Export(game, data, [], tuple(sorted(agreed)))
 
     async def replay_frames(
         self, channel_id: int, game_id: int | None = None

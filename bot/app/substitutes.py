@@ -68,7 +68,10 @@ class Substitutes(Decisions):
             if not votes:
                 raise already(replacement_outcome(seats, old_user, new_user))
             said = f"❌ <@{voter}> refused the replacement of <@{old_user}> by <@{new_user}>."
-            ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said)])
+            asked = sorted(votes - {voter})  # whoever proposed and agreed: told, with a ping
+            if asked:
+                said += " " + " ".join(f"<@{user}>" for user in asked) + ": the proposal is closed."
+            ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said, ping=asked)])
             return Verdict(Seen.of(game.version, seats, kind, votes), ruling, game)
 
         return await self._decided(game_id, decide, kind)
@@ -111,7 +114,10 @@ class Substitutes(Decisions):
                 ruling = Ruling(add_votes=[(kind, user_id)])
                 return Verdict(seen, ruling, (game, False, missing_names))
         said = f"🔁 <@{new_user}> now plays in <@{old_user}>'s seat."
-        ruling = await self._handover(game, seats, old, new_user, new_name, said)
+        asked = sorted(votes - {user_id})  # whoever proposed and agreed before: told, with a ping
+        if asked:
+            said += " " + " ".join(f"<@{user}>" for user in asked) + ": done, as you asked."
+        ruling = await self._handover(game, seats, old, new_user, new_name, said, ping=asked)
         return Verdict(seen, ruling, (game, True, []))
 
     async def take_seat(self, game_id: int, seat: Seat, user_id: int, name: str) -> GameRecord:
@@ -134,7 +140,15 @@ class Substitutes(Decisions):
         return await self._decided(game_id, decide)
 
     async def _handover(
-        self, game: GameRecord, seats: list[SeatRecord], seat: SeatRecord, user_id: int, name: str, said: str
+        self,
+        game: GameRecord,
+        seats: list[SeatRecord],
+        seat: SeatRecord,
+        user_id: int,
+        name: str,
+        said: str,
+        *,
+        ping: list[int] = (),  # type: ignore[assignment]
     ) -> Ruling:
         """The seat given to `user_id`: every proposal about the seat or for that substitute closed,
         the seat's clock restarted if it is to act, the channel told, and the newcomer sent the seat's
@@ -162,7 +176,7 @@ class Substitutes(Decisions):
             clear_votes=[replacements_about(seat.user_id), replacements_for(user_id)],
             timers=timers,
             clear_timers=[seat.seat] if acting else [],
-            outbox=[notice(game, said), welcome],
+            outbox=[notice(game, said, ping=ping), welcome],
         )
 
 

@@ -151,10 +151,12 @@ class UndoRequests(Decisions, HistoryReads):
                 raise UserError("You asked for this undo; the other players decide.")
             seen = Seen.of(game.version, seats, kind, votes)
             if not approve:
-                said = f"❌ <@{user_id}> refused the undo; the move stands."
-                return Verdict(
-                    seen, Ruling(clear_votes=[kind], outbox=[notice(game, said)]), ("refused", None)
+                asker = plan.moves[-1].user_id  # told, with a ping: the request is closed
+                said = (
+                    f"❌ <@{user_id}> refused the undo; the move stands. <@{asker}>, your request is closed."
                 )
+                ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said, ping=[asker])])
+                return Verdict(seen, ruling, ("refused", None))
             if user_id in votes:
                 waiting = ", ".join(still_to_agree(seats, votes))
                 raise UserError(f"You have approved this undo already. Waiting for: {waiting}.")

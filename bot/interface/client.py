@@ -117,6 +117,10 @@ class HostBot(commands.Bot):
         # Before the gateway connects (REST needs no connection): what a dead process left undelivered
         # goes out first, in order, before any new move adds to its games' queues.
         await self.courier.start()
+        # A computer seat's run a dead process left half played (its moves held, unposted) plays on.
+        resumed = await self.table.resume_computers()
+        if resumed:
+            log.warning("playing on the computer seats of %d games a stopped process left", resumed)
         self.housekeeping = Housekeeping(self.store, self._housekeeping_policy())
         self.housekeeping.start()
         if self.settings.health_port is not None:

@@ -503,6 +503,15 @@ def turn_buttons(game_id: int, *, finished: bool = False) -> discord.ui.View:
     return view
 
 
+def retired_buttons(game_id: int) -> discord.ui.View:
+    """A turn message's buttons once a newer turn message superseded it: greyed out, so nobody
+    presses "Take my turn" on a message that is no longer the turn."""
+    view = turn_buttons(game_id)
+    for button in view.children:
+        button.item.disabled = True  # type: ignore[attr-defined]
+    return view
+
+
 def section_buttons(
     game_id: int, sections: list[str], shown: str = "board", *, page: int = 0, pages: int = 1
 ) -> discord.ui.View | None:

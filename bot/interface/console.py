@@ -372,7 +372,9 @@ class Console:
         select = 0
         for row in message.components or []:
             for component in row.get("components", []):
-                if component.get("type") == 2 and component.get("custom_id"):
+                if component.get("type") == 2 and component.get("custom_id") and component.get("disabled"):
+                    parts.append(f"[– {component.get('label')}]")  # greyed out: no number to press
+                elif component.get("type") == 2 and component.get("custom_id"):
                     button += 1
                     parts.append(f"[{button} {component.get('label')}]")
                 elif component.get("type") == 3:

@@ -36,7 +36,7 @@ import aiohttp
 import discord
 
 from bot.app.metrics import reason_label
-from bot.interface.components import GameButton, turn_buttons
+from bot.interface.components import GameButton, retired_buttons, turn_buttons
 from bot.interface.ports import Host
 from bot.logs import about
 from bot.storage.store import Delivery, OutboxRow
@@ -256,10 +256,13 @@ class Courier:
 
     async def _post(self, row: OutboxRow) -> int:
         payload = row.payload
+        superseded = await self.store.live_message(row.game_id, row.id)
         channel = self.bot.get_partial_messageable(row.target)
         earlier = await self._posted_before(row, channel)
         if earlier is not None:
             await self.store.remember_message(row.game_id, "turn", row.target, earlier.id, row.version)
+            if superseded is not None and superseded[1] != earlier.id:
+                await self._retire(row, *superseded)
             return earlier.id
         file = await self._picture(row, payload)
         buttons = turn_buttons(row.game_id, finished=payload.get("buttons") == "finished")
@@ -276,6 +279,8 @@ class Courier:
             raise
         await self._channel_works(row)
         await self.store.remember_message(row.game_id, "turn", row.target, message.id, row.version)
+        if superseded is not None and superseded[1] != message.id:
+            await self._retire(row, *superseded)
         with contextlib.suppress(Exception):
             await self.bot.calendar.sync(row.game_id)
         return message.id
@@ -299,6 +304,17 @@ class Courier:
             await self._channel_refused(row, error)
             raise
         return message_id
+
+    async def _retire(self, row: OutboxRow, channel_id: int, message_id: int) -> None:
+        """Grey out the buttons of the turn message the new post supersedes. Best effort: the post is
+        made, and a superseded message whose buttons stay live still opens the current menu."""
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(
+                view=retired_buttons(row.game_id), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: the superseded turn message kept its buttons: %s", row.game_id, error)
 
     async def _repost(self, row: OutboxRow) -> int:
         message = await self.bot.get_partial_messageable(row.target).send(

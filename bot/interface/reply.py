@@ -107,9 +107,13 @@ class Reply:
         files: list[discord.File] | None = None,
         embeds: list[discord.Embed] | None = None,
         ephemeral: bool = True,
-    ) -> None:
+        ping: list[int] = (),  # type: ignore[assignment]
+        keep: bool = False,
+    ) -> discord.Message | None:
         """The answer: replaces the clicked message when `update`, else a new (ephemeral) message.
-        `files` attaches several pictures (a section's pages) where `file` attaches one."""
+        `files` attaches several pictures (a section's pages) where `file` attaches one. `ping`: the
+        people a public answer notifies (the bot pings nobody by default). `keep`: return the new public
+        message (a vote's, edited once the vote is decided); None otherwise."""
         content = _fit(content)
         attached = [*([file] if file is not None else []), *(files or [])]
         async with self._lock:
@@ -122,8 +126,12 @@ class Reply:
                     await response.edit_message(**kwargs)
                 else:
                     await self.interaction.edit_original_response(**kwargs)
-                return
+                return None
             kwargs = {"ephemeral": ephemeral}
+            if ping:
+                kwargs["allowed_mentions"] = discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(user) for user in ping]
+                )
             if embeds:
                 kwargs["embeds"] = embeds
             if view is not None:
@@ -134,8 +142,11 @@ class Reply:
                 kwargs["files"] = attached
             if not response.is_done():
                 await response.send_message(content, **kwargs)
-            else:
-                await self.interaction.followup.send(content or ("" if embeds else "\u200b"), **kwargs)
+                return await self.interaction.original_response() if keep else None
+            sent = await self.interaction.followup.send(
+                content or ("" if embeds else "\u200b"), wait=keep, **kwargs
+            )
+            return sent if keep else None
 
     async def modal(self, modal: discord.ui.Modal) -> None:
         """Open a form: it must be the first answer, so it cannot follow a deferral."""

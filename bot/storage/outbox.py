@@ -120,6 +120,18 @@ class OutboxQueries:
         )
         return (row[0], row[1]) if row else None
 
+    async def games_holding_a_run(self, *, shards: Shards | None = None) -> list[int]:
+        """Games in play whose latest announcement is held for a computer seat's run: a process that
+        died between a move and the computer's answer left them waiting; the next one plays on."""
+        rows = await self._db.fetchall(
+            "SELECT g.id FROM games g WHERE g.status = 'active' AND EXISTS (SELECT 1 FROM outbox o"
+            " WHERE o.game_id = g.id AND o.kind = 'edit' AND o.status = 'superseded' AND o.id ="
+            " (SELECT MAX(p.id) FROM outbox p WHERE p.game_id = g.id AND p.kind IN ('post', 'edit')))"
+            + games_on(shards, "g.id")
+            + " ORDER BY g.id",
+        )
+        return [row[0] for row in rows]
+
     async def outbox_backlog(self, now: float) -> tuple[int, float]:
         """(rows waiting to be delivered, seconds the oldest due one has waited): for /healthz and
         /metrics."""
@@ -169,7 +181,9 @@ async def enqueue_in(
     tx: Any, game_id: int, version: int, deliveries: Iterable[Delivery], created_at: str
 ) -> None:
     """Inside the transaction that owes them. A new post or edit makes a pending repaint of the live
-    post needless (the post carries a newer picture, the edit a newer repaint)."""
+    post needless (the post carries a newer picture, the edit a newer repaint). A `held` edit (a move
+    made while a computer seat plays on, `bot/app/announcer.py`) only carries the live payload to the
+    next move: it is stored superseded, never delivered."""
     deliveries = list(deliveries)
     if any(d.kind in ("post", "edit") for d in deliveries):
         await tx.execute(
@@ -181,8 +195,8 @@ async def enqueue_in(
         payload = dict(delivery.payload)
         view = payload.pop("view", None)
         await tx.execute(
-            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, due_at, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, status, due_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game_id,
                 version,
@@ -190,6 +204,7 @@ async def enqueue_in(
                 delivery.target,
                 json.dumps(payload),
                 json.dumps(view) if view is not None else None,
+                "superseded" if payload.get("held") else "pending",
                 float(delivery.due_at),
                 created_at,
             ),

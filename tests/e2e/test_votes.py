@@ -10,7 +10,9 @@ The Undo button on a move's confirmation is offered only when `/undo` would acce
 
 from __future__ import annotations
 
-from bot.app.service import NOT_A_VOTER
+import pytest
+
+from bot.app.service import NOT_A_VOTER, UserError
 from bot.app.votes import DROPPED_VOTER
 from tests.e2e.harness import World, menu_choices, open_game, take_turn, world
 
@@ -78,11 +80,16 @@ async def test_undo_votes_are_decided_by_the_seated_players_only(tmp_path):
         refused = await bob.click(asked.message.id, ids["Refuse"])
         assert "refused the undo; the move stands" in refused.content and refused.ephemeral
         await w.settle()
-        assert w.last_public().content == f"❌ <@{bob.id}> refused the undo; the move stands."
-        late = await carol.click(asked.message.id, ids["Approve"])  # the request is decided
-        assert (
-            late.ephemeral and late.content == "⚠️ Already decided: the undo was refused, so the move stands."
+        told = w.last_public()  # the asker is told, with a ping
+        assert told.content == (
+            f"❌ <@{bob.id}> refused the undo; the move stands. <@{alice.id}>, your request is closed."
         )
+        assert told.pinged_users == [alice.id]
+        assert not bob.buttons(asked.message.id), "the decided vote kept its buttons (issue 36)"
+        # a press that raced the decision (sent before its buttons were removed) is told it is decided
+        game, _ = await _game(w)
+        with pytest.raises(UserError, match="Already decided: the undo was refused, so the move stands."):
+            await w.bot.service.undo_vote(game.id, carol.id, pledged.version, True)
         assert await _votes(w, f"undo:{pledged.version}") == set()
         assert (await _game(w))[0].version == pledged.version
         assert not w.server.errors, w.server.errors
@@ -170,7 +177,12 @@ async def test_a_replaced_player_no_longer_votes_on_anything(tmp_path):
         assert "Still to agree" in (await erin.slash(table, "game abandon")).content
         assert "abandoned" in (await dave.slash(table, "game abandon")).content
         await w.settle()
-        assert w.last_public().content == f"🛑 The game was abandoned by <@{dave.id}>."
+        told = w.last_public()  # who asked before is told, with a ping
+        assert told.content == (
+            f"🛑 The game was abandoned by <@{dave.id}>."
+            f" {' '.join(f'<@{user}>' for user in sorted([alice.id, erin.id]))}: done, as you asked."
+        )
+        assert sorted(told.pinged_users) == sorted([alice.id, erin.id])
         game = await w.bot.service.store.latest_game_in(table)
         assert game.status == "abandoned"
         assert not w.server.errors, w.server.errors

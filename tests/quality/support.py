@@ -220,7 +220,9 @@ async def moves_at_once(
 async def handoffs(service: GameService, game: GameRecord) -> tuple[dict[int, set[int]], set[int]]:
     """Replayed from the log, the moves owed a new turn post and whom each must ping: every move that
     hands the game on (the start is version 0, the end counts too) pings the people newly to act; a
-    move with an event marked urgent also pings those the event has a private line for. Returns
+    move with an event marked urgent also pings those the event has a private line for, except the
+    person who made the move (their own news: accepting a trade pings the proposer, not the one who
+    accepted). For tables of people only (a computer's run folds into one post). Returns
     ({version: pinged users}, the versions with an urgent event)."""
     rules = service.rules_for(game.kind)
     states = await service.replay(game)
@@ -231,8 +233,12 @@ async def handoffs(service: GameService, game: GameRecord) -> tuple[dict[int, se
     for record, before, after in zip(records, states[:-1], states[1:], strict=True):
         newly = {people[seat] for seat in rules.to_act(after) - rules.to_act(before) if seat in people}
         marked = [event for event in record.events if event.get("urgent")]
+        own = record.seat if record.user_id > 0 else None
         addressed = {
-            people[int(seat)] for event in marked for seat in event.get("private", {}) if int(seat) in people
+            people[int(seat)]
+            for event in marked
+            for seat in event.get("private", {})
+            if int(seat) in people and int(seat) != own
         }
         if marked:
             urgent.add(record.version)

@@ -145,7 +145,8 @@ async def two_proposals_for_one_seat(t: Tables, race: Interleaver) -> str:
     ), loser.refusal
     assert [s.user_id for s in await t.reader.seats(game_id)] == [ALICE, BOB, CAROL, new]
     (said,) = await t.outbox(game_id, "notice", "now plays in")
-    assert said.payload["content"] == f"🔁 <@{new}> now plays in <@{DAVE}>'s seat."
+    assert said.payload["content"].startswith(f"🔁 <@{new}> now plays in <@{DAVE}>'s seat.")
+    assert said.payload["ping"], "whoever proposed it is told"
     (welcome,) = await t.outbox(game_id, "dm", "You took over this seat")
     assert welcome.target == new
     assert await t.votes(game_id) == []

@@ -142,14 +142,19 @@ class Lobby(
             game, done, missing = await self.bot.service.abandon(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)
             )
+            key = f"abandon:{game.version}"
             if not done:
-                await reply.send(
-                    f"🗳️ {interaction.user.mention} wants to abandon the game. Still to agree with"
-                    f" `/game abandon`: {', '.join(escape_text(name) for name in missing)} (a move made before"
-                    " then keeps the game going and cancels this vote).",
-                    ephemeral=False,
+                await self.table.open_vote(
+                    reply,
+                    game,
+                    key,
+                    f"🗳️ {interaction.user.mention} wants to abandon the game.",
+                    f"Still to agree with `/game abandon`: {', '.join(escape_text(name) for name in missing)}"
+                    " (a move made before then keeps the game going and cancels this vote).",
                 )
                 return
+            # The vote's message shows its outcome; the channel (and whoever asked) is told by the decision.
+            await self.table.close_vote(game, key, "🛑 Decided: the game is abandoned.")
             if game.status == GameStatus.ACTIVE:  # the channel is told by the decision, in the outbox
                 await reply.send("🛑 Done: the game is abandoned.")
             else:
@@ -282,20 +287,28 @@ class Lobby(
     async def export(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         async with Reply(interaction) as reply:
             saved = await self.bot.service.export(interaction.channel_id, interaction.user.id, game_id)
+            key = f"export:{saved.game.version}"
             if saved.data is None:
-                await reply.send(
+                await self.table.open_vote(
+                    reply,
+                    saved.game,
+                    key,
                     f"🗳️ {interaction.user.mention} wants to save game #{saved.game.id} as a file (it shows "
-                    f"every hidden card, so only the players get it). Still to agree with `/game export`: "
+                    "every hidden card, so only the players get it).",
+                    "Still to agree with `/game export`: "
                     f"{', '.join(escape_text(name) for name in saved.missing)}.",
-                    ephemeral=False,
                 )
                 return
-            file = discord.File(io.BytesIO(saved.data), filename=saved.filename)
-            await reply.send(
+            said = (
                 f"💾 Game #{saved.game.id}, saved at move {saved.game.version}. `/game import` opens it in any "
-                "channel.",
-                file=file,
+                "channel."
             )
+            await reply.send(said, file=discord.File(io.BytesIO(saved.data), filename=saved.filename))
+            if saved.agreed:  # a game in progress: the players who asked before are owed their file
+                outcome = "💾 Everyone agreed: each player who asked has the file, privately."
+                if await self.table.close_vote(saved.game, key, outcome) is not None:
+                    others = [user for user in saved.agreed if user != interaction.user.id]
+                    self.table.spawn(self.table.send_files(saved, others, said), f"export-{saved.game.id}")
 
     @app_commands.command(name="replay", description="Watch a game of this channel as one animated picture")
     @app_commands.describe(game_id="Which of this channel's games (default: the latest)")

@@ -18,7 +18,7 @@ import discord
 from bot.app.announcer import picture_alt
 from bot.app.decisions import notice
 from bot.app.refusals import UserError
-from bot.app.service import GameService, Move
+from bot.app.service import GameService
 from bot.app.text import clip, escape_text
 from bot.interface.components import GameButton, choice_menu
 from bot.interface.pictures import Painter
@@ -85,34 +85,50 @@ class TableBase:
 
     # ---- computer seats ----------------------------------------------------------------------
     async def drive_ai(self, game_id: int, *, limit: int = 400) -> int:
-        """Play every move owed by computer seats (AI seats, autopiloted dropped seats). Each is
-        announced like anyone's move: a run of computer moves edits the live post, and the next person
-        to act gets the new post with all of their lines. Returns how many moves were made.
+        """Play every move owed by computer seats (AI seats, autopiloted dropped seats). While one of
+        them is to act, what the moves owe is held (`bot.app.announcer`): the move that hands the game
+        back to a person (or ends it) posts the whole run at once. Returns how many moves were made.
 
         Why `tried`: a computer seat must never go round in a circle (a loan and its repayment, a pick
-        and its take-back), which would fill the channel until `limit` and leave the game stuck. The
+        and its take-back), which would fill the log until `limit` and leave the game stuck. The
         search leaves out the moves known to do it, but a new circle needs no new code: a position met
-        again in this run (same stored state, same seat) bars the moves already made from it."""
-        moves: list[Move] = []
+        again in this run (same stored state, same seat) bars the moves already made from it.
+
+        A run that cannot go on (the search failed, or `limit` was reached) is delivered as it stands,
+        so the table hears of the moves made rather than nothing."""
+        moves = 0
+        try:
+            moves = await self._computer_run(game_id, limit)
+        except Exception:
+            log.exception("game %s: a computer seat could not move", game_id)
+            await self.service.release_held(game_id)
+            return moves
+        if moves >= limit:
+            log.warning("game %s: computer seats made %d moves in one run; stopped", game_id, moves)
+            await self.service.release_held(game_id)
+        return moves
+
+    async def _computer_run(self, game_id: int, limit: int) -> int:
+        moves = 0
         tried: dict[tuple[str, int], set[str]] = {}
-        for _ in range(limit):
+        while moves < limit:
             game = await self.service.game(game_id)
             if game is None or game.status != GameStatus.ACTIVE:
                 break
             seats = await self.service.seats(game_id)
-            if not any(seat.user_id < 0 or seat.dropped for seat in seats):
+            automated = await self.service.automated_seats(game, seats)
+            if not automated:
                 break  # a table of people only: nothing to play (the common case, kept cheap)
-            clock = await self.service.table_settings(game)
             state = await self.service.state(game)
             rules = self.service.rules_for(game.kind)
-            automated = [
-                seat
-                for seat in sorted(rules.to_act(state))
-                if seats[seat].user_id < 0 or (seats[seat].dropped and clock.on_timeout == "autopilot")
-            ]
-            if not automated:
+            waiting = sorted(rules.to_act(state) & automated)
+            if not waiting:
+                # Nobody the bot plays is to act. A run held for a seat that stopped being automated
+                # meanwhile (a substitute took it) is delivered now.
+                await self.service.release_held(game_id)
                 break
-            seat = automated[0]
+            seat = waiting[0]
+            clock = await self.service.table_settings(game)
             # Seeded by the game and its version: the same position gets the same move after a restart.
             seed = f"{game.seed}:{game.version}:{seat}"
             position = (hashlib.blake2b((game.state or "").encode(), digest_size=16).hexdigest(), seat)
@@ -122,12 +138,19 @@ class TableBase:
             key = await self.workers.run(decide, rules, state, seat, seed, clock.ai_strength, avoid)
             tried[position].add(key)
             try:
-                moves.append(
-                    await self.service.play_for_seat(game_id, seat, key, expected_version=game.version)
-                )
+                await self.service.play_for_seat(game_id, seat, key, expected_version=game.version)
             except UserError:
-                break  # a person moved meanwhile: their own post will trigger the next round
-        return len(moves)
+                break  # a person moved meanwhile: their move's own drive plays on
+            moves += 1
+        return moves
+
+    async def resume_computers(self) -> int:
+        """At start-up: play on in the games a dead process left in the middle of a computer run (the
+        move before it is committed, its announcement held): the run is played and posted once."""
+        games = await self.service.games_holding_a_run(self.bot.owned_shards)
+        for game_id in games:
+            self.spawn(self.drive_ai(game_id), f"ai-{game_id}-resume")
+        return len(games)
 
     # ---- helpers ------------------------------------------------------------------------------
     async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:

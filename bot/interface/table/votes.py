@@ -1,21 +1,54 @@
 """The table's votes: undo requests and their Approve and Refuse buttons, replacements, and a newcomer
 taking a dropped seat.
+
+A vote's message stays open while people are awaited; once the vote is decided it is edited to its
+outcome with its buttons removed, and whoever asked is told (the decision's line in the channel pings
+them, or, for a saved game, they are sent the file). The votes asked by command (`/game export`,
+`/game abandon`) remember their message to do the same.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 
 import discord
 
 from bot.app.refusals import UserError
+from bot.app.saves import Export
 from bot.interface.reply import Reply
-from bot.interface.table.base import TableBase, clip_content, display_name, is_admin, vote_buttons
+from bot.interface.table.base import (
+    TableBase,
+    channel_notice,
+    clip_content,
+    display_name,
+    is_admin,
+    vote_buttons,
+)
 from bot.storage.store import GameRecord
 from rules import words
 
 log = logging.getLogger(__name__)
+
+MENTION = re.compile(r"<@!?(\d+)>")
+AWAITED = re.compile(r"\s*(Waiting for|Still to agree)[^\n]*$")
+
+
+def closed_text(content: str, outcome: str) -> str:
+    """A decided vote's message: the request as it was asked, without who was still awaited, and the
+    outcome."""
+    request = AWAITED.sub("", content.split("\n")[0]).rstrip()
+    return clip_content(f"{request}\n{outcome}")
+
+
+def asker(content: str) -> int | None:
+    """Who asked for a vote: every vote message names them first (a replacement proposed before they
+    did, "🔁 Proposal: …", names the substitute first: nobody is known to have asked)."""
+    if content.startswith("🔁 Proposal:"):
+        return None
+    found = MENTION.search(content)
+    return int(found.group(1)) if found else None
 
 
 class Votes(TableBase):
@@ -39,7 +72,7 @@ class Votes(TableBase):
             f"↩️ {user.mention} asks to take back {plan.describe()} ({clip_content(what, 300)})."
             f" Waiting for: {', '.join(others)}."
         )
-        buttons = vote_buttons(game.id, f"undo-{plan.last_version}")
+        buttons = vote_buttons(game.id, f"undo-{plan.last_version}")  # its message names the asker first
         if reply.interaction.channel_id == game.channel_id:
             await reply.send(request, view=buttons, ephemeral=False)
             return
@@ -54,15 +87,18 @@ class Votes(TableBase):
         user = reply.interaction.user
         undo = re.fullmatch(r"undo-(\d+)", key or "")
         replacement = re.fullmatch(r"replace-(\d+)-(\d+)", key or "")
+        ballot = reply.interaction.message  # the vote's message: its buttons were pressed
         if undo:
             outcome, move = await self.service.undo_vote(game_id, user.id, int(undo.group(1)), approve)
-            if outcome == "refused":  # the channel is told through the outbox, with the decision
+            if outcome == "refused":  # the channel (the asker pinged) is told with the decision
+                await self._close_vote(ballot, f"❌ Refused by {user.mention}: the move stands.")
                 await reply.send("❌ You refused the undo; the move stands.")
             elif outcome == "waiting":
                 await reply.send(
                     f"👍 {user.mention} approves the undo; waiting for the others.", ephemeral=False
                 )
-            else:  # the undo's own turn post tells the channel
+            else:  # the undo's own turn post tells the channel, and pings the asker (their turn again)
+                await self._close_vote(ballot, "✅ Everyone agreed: it was taken back.")
                 await reply.send("↩️ Everyone agreed: it was taken back.")
                 assert move is not None
                 self.spawn(self.drive_ai(game_id), f"ai-{game_id}-{move.version}")
@@ -71,10 +107,13 @@ class Votes(TableBase):
             old, new = int(replacement.group(1)), int(replacement.group(2))
             if not approve:
                 await self.service.replace_refuse(game_id, user.id, old, new)
+                await self._close_vote(ballot, f"❌ Refused by {user.mention}.")
                 await reply.send("❌ You refused the replacement.")
                 return
             name = await self._display_name(reply.interaction, new)
             game, done, missing = await self.service.replace_vote(game_id, user.id, old, new, name)
+            if done:
+                await self._close_vote(ballot, f"✅ Everyone agreed: <@{new}> now plays in <@{old}>'s seat.")
             await self._after_replace(reply, game, old, new, done, missing)
             return
         raise UserError("That vote is from an older version of the bot.")
@@ -96,13 +135,15 @@ class Votes(TableBase):
     ) -> None:
         if not done:
             await reply.send(
-                f"🔁 Proposal: <@{new}> takes over <@{old}>'s seat. Still to agree: {', '.join(missing)}.",
+                f"🔁 {reply.interaction.user.mention} proposes that <@{new}> takes over <@{old}>'s seat."
+                f" Still to agree: {', '.join(missing)}.",
                 view=vote_buttons(game.id, f"replace-{old}-{new}"),
                 ephemeral=False,
             )
             return
         # The channel's line and the newcomer's welcome were written with the seat change (the outbox).
         await reply.send(f"✅ Done: <@{new}> now plays in <@{old}>'s seat.")
+        self.spawn(self.drive_ai(game.id), f"ai-{game.id}-seat")  # a held computer run may end here
 
     async def _take_seat(self, reply: Reply, game_id: int, key: str | None) -> None:
         if key is None or not key.isdigit():
@@ -112,3 +153,77 @@ class Votes(TableBase):
         await reply.send(
             "🪑 The seat is yours; its private view is on its way by direct message (`/hand` shows it too)."
         )
+        self.spawn(self.drive_ai(game_id), f"ai-{game_id}-seat")  # the autopilot's held run ends here
+
+    # ---- vote messages -------------------------------------------------------------------------
+    async def _close_vote(self, message: discord.Message | None, outcome: str) -> None:
+        """Edit a decided vote's message to its outcome and remove its buttons (best effort: the
+        decision is made, and a press on a button left behind is refused as decided)."""
+        if message is None:
+            return
+        try:
+            await message.edit(
+                content=closed_text(message.content, outcome),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as error:
+            log.info("a decided vote's message kept its old text: %s", error)
+
+    async def open_vote(self, reply: Reply, game: GameRecord, key: str, request: str, awaited: str) -> None:
+        """A vote asked by command: the first request posts the vote's message (remembered under
+        `key`); each later agreement updates who is still awaited in it, and is answered privately."""
+        stored = await self.service.message(game.id, f"vote:{key}")
+        if stored is not None:
+            try:
+                message = await self.bot.get_partial_messageable(stored[0]).fetch_message(stored[1])
+                text = AWAITED.sub("", message.content.split("\n")[0]).rstrip()
+                await message.edit(content=clip_content(f"{text} {awaited}"))
+            except discord.HTTPException:
+                stored = None  # the message is gone: post the vote again
+            else:
+                await reply.send(f"🗳️ Counted: you agree. {awaited}")
+                return
+        message = await reply.send(f"{request} {awaited}", ephemeral=False, keep=True)
+        if message is not None:
+            await self.service.remember_message(
+                game.id, f"vote:{key}", message.channel.id, message.id, game.version
+            )
+
+    async def close_vote(self, game: GameRecord, key: str, outcome: str) -> int | None:
+        """The vote asked by command under `key` is decided: its message is edited to `outcome`.
+        Returns who asked for it; None when no such vote was open (nobody else was asked)."""
+        stored = await self.service.message(game.id, f"vote:{key}")
+        if stored is None:
+            return None
+        await self.service.forget_message(game.id, f"vote:{key}")
+        try:
+            message = await self.bot.get_partial_messageable(stored[0]).fetch_message(stored[1])
+        except discord.HTTPException:
+            return None
+        await self._close_vote(message, outcome)
+        return asker(message.content)
+
+    async def send_files(self, saved: Export, users: list[int], said: str) -> None:
+        """The saved game to each player who agreed before the last one, privately. Whoever cannot be
+        sent a direct message is told in the channel to run `/game export`, which now answers at once
+        (everyone agreed) until the next move."""
+        unreachable = []
+        for user in users:
+            try:
+                channel = await self.bot.create_dm(discord.Object(user))
+                await channel.send(
+                    f"{said} Everyone in <#{saved.game.channel_id}> agreed.",
+                    file=discord.File(io.BytesIO(saved.data or b""), filename=saved.filename),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException as error:
+                log.info("could not send the saved game to %s: %s", user, error)
+                unreachable.append(user)
+        if unreachable:
+            names = " ".join(f"<@{user}>" for user in unreachable)
+            text = (
+                f"💾 {names}: everyone agreed to save game #{saved.game.id}, but I cannot send you direct"
+                " messages: run `/game export` to get your file (only you will see it)."
+            )
+            await self.service.owe(saved.game, [channel_notice(saved.game, text, ping=unreachable)])
