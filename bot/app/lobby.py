@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.app import announcer
 from bot.app.moves import MoveActions
-from bot.app.refusals import UserError
+from bot.app.refusals import UserError, rules_refusal
 from bot.app.votes import abandon_vote_kind, held_seat, voters
 from bot.storage.store import ChannelBusy, GameRecord, GameStatus, SeatRecord
 from rules.core import Game, RuleError
@@ -52,7 +52,7 @@ class LobbyActions(MoveActions):
         try:
             resolved = rules.resolve_options(options or {})
         except RuleError as error:
-            raise UserError(error.message) from None
+            raise rules_refusal(error.message) from None
         try:
             record = await self.store.create_game(
                 kind=kind,
@@ -111,7 +111,7 @@ class LobbyActions(MoveActions):
         try:
             options = rules.resolve_options({**game.options, name: value})
         except RuleError as error:
-            raise UserError(error.message) from None
+            raise rules_refusal(error.message) from None
         await self.store.set_options(game.id, options)
         updated = await self.store.game(game.id)
         assert updated is not None
@@ -128,7 +128,7 @@ class LobbyActions(MoveActions):
         try:
             state = rules.setup([seat.name for seat in seats], game.options, game.seed)
         except RuleError as error:
-            raise UserError(error.message) from None
+            raise rules_refusal(error.message) from None
         timers = await self._timer_plans(game, seats, rules.to_act(state))
         table = await self._announcing(game, seats, live=False)
         table.deadlines = {seat: due for seat, kind, due in timers if kind == "deadline"}

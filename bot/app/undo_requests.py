@@ -11,6 +11,7 @@ from typing import Any
 from bot.app.history import HistoryReads
 from bot.app.moves import Move, MoveActions
 from bot.app.refusals import Refusal, UserError
+from bot.app.text import escape_text
 from bot.app.undo import UNDO, UndoPlan, plan_undo, undo_span
 from bot.app.votes import humans, undo_vote_kind, voters, voting_seat
 from bot.storage.store import ActionRecord, GameRecord, GameStatus, SeatRecord
@@ -169,7 +170,7 @@ def undo_refusal(
     """Why `/undo` from this seat is refused now, or None when it is accepted."""
     if plan is None or plan.owner != seat.seat or plan.moves[-1].user_id != user_id:
         if plan is not None and plan.in_progress and len(plan.moves) > 1:
-            return f"Only {seats[plan.owner].name} can take back their own turn."
+            return f"Only {escape_text(seats[plan.owner].name)} can take back their own turn."
         return "You can only take back your own move, before anyone else has moved."
     if plan.reveals:
         return "That move revealed hidden information (a card, a die roll), so it cannot be undone."

@@ -1,28 +1,91 @@
-"""Drawing views in the worker pool (`bot.interface.workers`), never on the event loop."""
+"""Drawing views in the worker pool (`bot.interface.workers`), never on the event loop.
+
+A picture is a function of what it is drawn from (a view is all a picture shows), so the same request
+twice is drawn once: the latest pictures are kept by a digest of their views, within a memory budget.
+Ten people pressing **Board** on one turn post, or one person pressing it ten times, cost one render.
+`renders` counts the pictures actually drawn.
+"""
 
 from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 from bot.interface.workers import WorkerPool
 from renderer.animation import replay
 from renderer.registry import render, render_changes, render_overlay
 from rules.core import View
 
+CACHE_BYTES = 48_000_000
+"""A few replays (under 8 MB each) and a hundred boards."""
+
+
+def _digest(*parts: Any) -> str:
+    hasher = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        text = part.model_dump_json() if isinstance(part, View) else repr(part)
+        hasher.update(text.encode("utf-8", "surrogatepass"))
+        hasher.update(b"\x00")
+    return hasher.hexdigest()
+
 
 class Painter:
-    def __init__(self, workers: WorkerPool) -> None:
+    def __init__(self, workers: WorkerPool, *, cache_bytes: int = CACHE_BYTES) -> None:
         self.workers = workers
+        self.renders = 0
+        """Pictures drawn since the start (a picture served from the cache is not drawn again)."""
+        self._cache: OrderedDict[str, Any] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        self._kept = 0
+        self._budget = cache_bytes
+        self._drawing: dict[str, asyncio.Future[Any]] = {}
 
     async def png(self, view: View, marks: frozenset[str] = frozenset()) -> bytes:
         """`view` drawn with the parts called `marks` framed as changed."""
-        return await self.workers.run(render, view, marks)
+        return await self._drawn(_digest("png", view, sorted(marks)), render, view, marks)
 
     async def overlay(self, view: View, name: str, target: str | None) -> bytes:
-        return await self.workers.run(render_overlay, view, name, target)
+        return await self._drawn(_digest("overlay", view, name, target), render_overlay, view, name, target)
 
     async def changes(self, old: View, new: View) -> tuple[bytes, list[str]]:
         """`new` with what changed since `old` marked, and the changes in words."""
-        return await self.workers.run(render_changes, old, new)
+        return await self._drawn(_digest("changes", old, new), render_changes, old, new)
 
     async def replay(self, views: list[View], captions: list[str]) -> bytes:
         """A whole game as one animated WebP (seconds of drawing: never on the event loop)."""
-        return await self.workers.run(replay, views, captions)
+        return await self._drawn(_digest("replay", *views, captions), replay, views, captions)
+
+    async def _drawn(self, key: str, work: Callable[..., Any], *args: Any) -> Any:
+        """The picture `key` names: kept, being drawn for someone else already, or drawn now."""
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        if key in self._drawing:
+            return await asyncio.shield(self._drawing[key])
+        self.renders += 1
+        drawing = self._drawing[key] = asyncio.get_running_loop().create_future()
+        try:
+            picture = await self.workers.run(work, *args)
+        except asyncio.CancelledError:
+            drawing.cancel()
+            raise
+        except Exception as error:
+            drawing.set_exception(error)
+            drawing.exception()  # marked as retrieved: nobody else may be waiting for it
+            raise
+        finally:
+            del self._drawing[key]
+        drawing.set_result(picture)
+        self._keep(key, picture)
+        return picture
+
+    def _keep(self, key: str, picture: Any) -> None:
+        size = len(picture[0] if isinstance(picture, tuple) else picture)
+        self._cache[key], self._sizes[key] = picture, size
+        self._kept += size
+        while self._kept > self._budget and len(self._cache) > 1:
+            oldest, _ = self._cache.popitem(last=False)
+            self._kept -= self._sizes.pop(oldest)

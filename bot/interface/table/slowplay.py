@@ -8,9 +8,9 @@ import logging
 
 import discord
 
-from bot.app.text import escape_text
+from bot.app.text import escape_text, plain_text
 from bot.app.timing import when_text
-from bot.interface.table.base import TableBase, channel_notice, clip_content
+from bot.interface.table.base import TableBase, channel_notice
 from bot.storage.store import Delivery, GameRecord, SeatRecord, Timer
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ class SlowPlay(TableBase):
                 + " Anyone not playing can take the seat, with its cards: press the button."
             )
             notice = channel_notice(game, text)
-            notice.payload |= {"take_seat": seat.seat, "label": clip_content(f"Take {seat.name}'s seat", 80)}
+            notice.payload |= {"take_seat": seat.seat, "label": plain_text(f"Take {seat.name}'s seat", 80)}
             await self.service.owe(game, [notice])
             if settings.on_timeout == "autopilot":
                 self.spawn(self.drive_ai(game.id), f"autopilot-{game.id}-{game.version}")
@@ -68,7 +68,7 @@ class SlowPlay(TableBase):
             )
             await self.service.owe(game, [channel_notice(game, text, ping=[seat.user_id])])
             return
-        note = f"⌛ {name} ran out of time; the clock played **{choice.label}** for them."
+        note = f"⌛ {name} ran out of time; the clock played **{escape_text(choice.label)}** for them."
         move = await self.service.play_for_seat(
             game.id, seat.seat, choice.key, expected_version=game.version, note=note
         )
