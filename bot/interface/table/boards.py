@@ -49,8 +49,6 @@ class Boards(TableBase):
         the asker only, saying why."""
         user_id = reply.interaction.user.id
         self.paced(user_id)
-        kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
-        public = public and kept is None
         view = await self.service.view(game, None)
         name = self.service.rules_for(game.kind).info.name
         sections = [o.name for o in overlays_for(game.kind).values() if not o.target]
@@ -62,6 +60,8 @@ class Boards(TableBase):
                 raise UserError(f"There is no {quoted(section)} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
+            kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
+            public = public and kept is None
             png = await self.painter.overlay(view, chosen.name, target)
             file = discord.File(
                 io.BytesIO(png),
@@ -72,6 +72,8 @@ class Boards(TableBase):
             said = f"**{name}** · {chosen.description}" + (f"\n{kept}" if kept else "")
             await reply.send(said, file=file, view=buttons, ephemeral=not public)
             return
+        kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
+        public = public and kept is None
         file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
         text = (
             f"**{name}** · {escape_text(view.headline)}"
