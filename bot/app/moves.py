@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.app import announcer
+from bot.app.metrics import Metrics
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
@@ -39,6 +40,9 @@ class Move:
 
 class MoveActions(TableClock):
     """The service's part that applies and commits moves, and queues what they owe."""
+
+    metrics: Metrics | None = None
+    """Counts and times the moves for /metrics, when the composition root gives it."""
 
     async def play(
         self,
@@ -96,6 +100,7 @@ class MoveActions(TableClock):
         interaction_id: int | None = None,
         note: str | None = None,
     ) -> Move:
+        started = time.perf_counter()
         rules = self.rules_for(game.kind)
         before = await self.state(game)
         if seat not in rules.to_act(before):
@@ -123,7 +128,7 @@ class MoveActions(TableClock):
                 raise UserError("That move could not be read.") from None
         applied = rules.apply(before, seat, action)  # RuleError propagates with its sentence
         action_json = action if isinstance(action, dict) else json.loads(action.model_dump_json())
-        return await self._commit(
+        move = await self._commit(
             game,
             seats,
             seat,
@@ -135,6 +140,10 @@ class MoveActions(TableClock):
             interaction_id,
             note=note,
         )
+        if self.metrics is not None:
+            self.metrics.moves.labels(game.kind).inc()
+            self.metrics.move_seconds.labels(game.kind).observe(time.perf_counter() - started)
+        return move
 
     async def _commit(
         self,

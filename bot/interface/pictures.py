@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from bot.app.metrics import Metrics
 from bot.interface.workers import WorkerPool
 from renderer.animation import replay
 from renderer.registry import render, render_changes, render_overlay
@@ -33,8 +35,11 @@ def _digest(*parts: Any) -> str:
 
 
 class Painter:
-    def __init__(self, workers: WorkerPool, *, cache_bytes: int = CACHE_BYTES) -> None:
+    def __init__(
+        self, workers: WorkerPool, metrics: Metrics | None = None, *, cache_bytes: int = CACHE_BYTES
+    ) -> None:
         self.workers = workers
+        self.metrics = metrics
         self.renders = 0
         """Pictures drawn since the start (a picture served from the cache is not drawn again)."""
         self._cache: OrderedDict[str, Any] = OrderedDict()
@@ -45,20 +50,22 @@ class Painter:
 
     async def png(self, view: View, marks: frozenset[str] = frozenset()) -> bytes:
         """`view` drawn with the parts called `marks` framed as changed."""
-        return await self._drawn(_digest("png", view, sorted(marks)), render, view, marks)
+        kind = "board" if view.seat is None else "hand"
+        return await self._drawn(_digest("png", view, sorted(marks)), kind, render, view, marks)
 
     async def overlay(self, view: View, name: str, target: str | None) -> bytes:
-        return await self._drawn(_digest("overlay", view, name, target), render_overlay, view, name, target)
+        key = _digest("overlay", view, name, target)
+        return await self._drawn(key, "section", render_overlay, view, name, target)
 
     async def changes(self, old: View, new: View) -> tuple[bytes, list[str]]:
         """`new` with what changed since `old` marked, and the changes in words."""
-        return await self._drawn(_digest("changes", old, new), render_changes, old, new)
+        return await self._drawn(_digest("changes", old, new), "changes", render_changes, old, new)
 
     async def replay(self, views: list[View], captions: list[str]) -> bytes:
         """A whole game as one animated WebP (seconds of drawing: never on the event loop)."""
-        return await self._drawn(_digest("replay", *views, captions), replay, views, captions)
+        return await self._drawn(_digest("replay", *views, captions), "replay", replay, views, captions)
 
-    async def _drawn(self, key: str, work: Callable[..., Any], *args: Any) -> Any:
+    async def _drawn(self, key: str, kind: str, work: Callable[..., Any], *args: Any) -> Any:
         """The picture `key` names: kept, being drawn for someone else already, or drawn now."""
         if key in self._cache:
             self._cache.move_to_end(key)
@@ -68,7 +75,7 @@ class Painter:
         self.renders += 1
         drawing = self._drawing[key] = asyncio.get_running_loop().create_future()
         try:
-            picture = await self.workers.run(work, *args)
+            picture = await self._timed(kind, work, *args)
         except asyncio.CancelledError:
             drawing.cancel()
             raise
@@ -81,6 +88,14 @@ class Painter:
         drawing.set_result(picture)
         self._keep(key, picture)
         return picture
+
+    async def _timed(self, kind: str, function: Callable[..., Any], *args: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await self.workers.run(function, *args)
+        finally:
+            if self.metrics is not None:
+                self.metrics.render_seconds.labels(kind).observe(time.perf_counter() - started)
 
     def _keep(self, key: str, picture: Any) -> None:
         size = len(picture[0] if isinstance(picture, tuple) else picture)
