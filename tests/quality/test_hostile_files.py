@@ -13,7 +13,7 @@ Every outcome must be a lobby (the mutation left a good save: whitespace, the `s
 of the reader's sentences, with no lobby created; nothing may escape as another exception, and
 nothing may be logged at ERROR. The figures (files, outcome kinds) are printed.
 
-`FUZZ_FILES` sets how many seeded mutations run (default 2,400).
+`FUZZ_FILES` sets how many seeded mutations run (default 2,000).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from bot.app.service import GameService
 from bot.storage.store import Store
 from tests.support.playouts import offered_games
 
-FILES = int(os.environ.get("FUZZ_FILES", "2400"))
+FILES = int(os.environ.get("FUZZ_FILES", "2000"))
 SMALL = {"city-heroes": {"turns": 2}, "iron-and-brass": {"max_rounds": 3}}
 
 SENTENCES = {
