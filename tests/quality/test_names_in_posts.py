@@ -255,41 +255,34 @@ async def _press(user: UserSession, message, suffix: str):  # noqa: ANN001, ANN2
 
 
 async def _look(w: World, users: list[UserSession], table: int) -> None:
-    """Every button of the turn post and every command that shows the game, by each user."""
+    """Every button of the turn post and every command that shows the game: each user the ones about
+    the game, the first user the ones about everyone's games."""
     turn = turn_messages(w.server, table)[-1]
     for user in users:
         for suffix in (":hand", ":board", ":log"):
             shown = await _press(user, turn, suffix)
-            if suffix == ":board" and shown is not None and shown.message is not None:
-                await _press(
-                    user,
-                    shown.message,
-                    next(
-                        (
-                            cid.rsplit(":", 1)[1]
-                            for _, cid, disabled in shown.message.buttons()
-                            if cid and not disabled
-                        ),
-                        ":none",
-                    ),
-                )
-        for command, options in (
-            ("hand", {}),
-            ("board", {}),
-            ("log", {}),
-            ("catchup", {}),
-            ("game status", {}),
-            ("game list", {"scope": "channel"}),
-            ("game list", {"scope": "mine"}),
-            ("mygames", {}),
-            ("stats", {}),
-            ("stats", {"player": users[0].id}),
-            ("leaderboard", {}),
-        ):
-            await user.slash(table, command, **options)
+            sections = [
+                cid
+                for _, cid, disabled in (shown.message.buttons() if shown and shown.message else [])
+                if cid and ":sec:" in cid and not disabled
+            ]
+            if sections:
+                await user.click(shown.message.id, sections[0])
+        for command in ("hand", "board", "log", "catchup", "game status"):
+            await user.slash(table, command)
+    first = users[0]
+    for command, options in (
+        ("game list", {"scope": "channel"}),
+        ("game list", {"scope": "mine"}),
+        ("mygames", {}),
+        ("stats", {}),
+        ("stats", {"player": users[-1].id}),
+        ("leaderboard", {}),
+    ):
+        await first.slash(table, command, **options)
     await users[-1].slash(table, "board", public=True)
-    await users[0].slash(table, "game replay")
-    await users[0].autocomplete(table, "play", "move", "")
+    await first.slash(table, "game replay")
+    await first.autocomplete(table, "play", "move", "")
     await w.settle()
 
 
