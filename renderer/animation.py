@@ -4,24 +4,35 @@ One frame per handoff (the public board each time the turn passed), each under a
 happened, at a phone's preview width. Discord shows animated WebP inline, and libwebp's inter-frame
 compression keeps a hundred boards far under the upload limit; when a long game still does not fit,
 frames are thinned (the first and last always kept) and the width reduced until it does.
+
+Each frame is at most 4:5 like every other picture: the boards are drawn for a frame with room for a
+two-line caption (`phone.height_limit`), so they need no shrinking below the phone picture's scale.
+A caption shows whole sentences: those that do not fit its lines are left out, never cut in half. The
+last frame is the final picture with the end's caption in all the room the (shorter) final picture
+leaves, rather than a board over a blank half.
 """
 
 from __future__ import annotations
 
 import io
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from renderer.canvas import Palette, draw_text, line_height, wrap
+from renderer.canvas import ELLIPSIS, Palette, draw_text, ellipsize, line_height, wrap
+from renderer.phone import MAX_ASPECT, PHONE_WIDTH, height_limit, min_text
 from rules.core import View
 
 MAX_BYTES = 8 * 1024 * 1024
 """Discord's upload limit for a server without boosts."""
 WIDTHS = (480, 400, 320)
-CAPTION_SIZE = 20
-CAPTION_LINES = 3
+CAPTION_SIZE = 18
+"""At 480 px wide, 15 px as a phone shows it; never under `min_text` of the frame's width."""
+CAPTION_LINES = 2
+"""The lines every frame keeps for its caption; the last frame may have more."""
 PADDING = 10
 MAX_FRAMES = 120
 TARGET_MS = 30_000
@@ -29,6 +40,7 @@ TARGET_MS = 30_000
 one becomes a time-lapse of the board (frames thinned to `MAX_FRAMES`)."""
 FRAME_MS = (250, 1500)
 LAST_FRAME_MS = 5000
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True)
@@ -39,19 +51,69 @@ class Frame:
     caption: str
 
 
-def _captioned(frame: Frame, width: int) -> Image.Image:
-    """The board shrunk to `width`, under a caption band of up to three wrapped lines."""
+def caption_size(width: int) -> int:
+    return max(CAPTION_SIZE * width // WIDTHS[0], min_text(width))
+
+
+def band_height(width: int, lines: int = CAPTION_LINES) -> int:
+    return 2 * PADDING + lines * line_height(caption_size(width))
+
+
+def board_limit(width: int = WIDTHS[0]) -> int:
+    """How tall a board drawn `PHONE_WIDTH` wide may be for its frame, caption included, to be 4:5."""
+    return math.floor(PHONE_WIDTH * MAX_ASPECT) - math.ceil(band_height(width) * PHONE_WIDTH / width)
+
+
+def _board(frame: Frame, width: int, room: int) -> Image.Image:
+    """The board at `width` (the phone picture's own scale), or smaller when taller than `room`."""
     board = Image.open(io.BytesIO(frame.png)).convert("RGB")
-    height = round(board.height * width / board.width)
-    board = board.resize((width, height), Image.Resampling.LANCZOS)
-    lines = wrap(frame.caption, width - 2 * PADDING, CAPTION_SIZE)[:CAPTION_LINES]
-    band = 2 * PADDING + line_height(CAPTION_SIZE) * CAPTION_LINES
-    image = Image.new("RGB", (width, band + height), Palette.panel)
+    scale = min(width / board.width, room / board.height)
+    size = (max(1, round(board.width * scale)), max(1, round(board.height * scale)))
+    return board.resize(size, Image.Resampling.LANCZOS)
+
+
+def frame_size(frames: Sequence[Frame], width: int) -> tuple[int, int]:
+    """Every frame's size: `width` wide, as tall as the tallest board with its caption, at most 4:5."""
+    tallest = 0
+    for frame in frames:
+        with Image.open(io.BytesIO(frame.png)) as board:
+            tallest = max(tallest, round(board.height * width / board.width))
+    return width, min(math.floor(width * MAX_ASPECT), tallest + band_height(width))
+
+
+def sentences_in(caption: str, room: int, size: int, lines: int) -> list[str]:
+    """The caption's lines: its whole sentences, as many as fit `lines` lines `room` px wide. A first
+    sentence too long alone is cut after its last whole word that fits, with "…"."""
+    shown: list[str] = []
+    for sentence in _SENTENCE.split(caption.strip()):
+        attempt = wrap(" ".join([*(line for line in shown), sentence]).strip(), room, size)
+        if len(attempt) <= lines and not any(line.endswith(ELLIPSIS) for line in attempt):
+            shown = attempt
+            continue
+        if not shown:
+            wrapped = wrap(sentence, room, size)
+            shown = wrapped[:lines]
+            if len(wrapped) > lines and shown:  # it goes on: "…" after the last whole word that fits
+                shown[-1] = ellipsize(f"{shown[-1]} {wrapped[lines]}", room, size)
+        break
+    return shown
+
+
+def captioned(frame: Frame, width: int, height: int, *, last: bool = False) -> Image.Image:
+    """A `width` x `height` frame: the caption's band on top, the board under it. The band holds two
+    lines and the board keeps its place from frame to frame; in the `last` frame the board (the final
+    picture, shorter than a turn's) sits at the bottom and the end's caption has all the room above."""
+    board = _board(frame, width, height - band_height(width))
+    size = caption_size(width)
+    band = height - board.height if last else band_height(width)
+    lines = sentences_in(frame.caption, width - 2 * PADDING, size, (band - 2 * PADDING) // line_height(size))
+    image = Image.new("RGB", (width, height), Palette.panel)
     draw = ImageDraw.Draw(image)
     for index, line in enumerate(lines):
-        draw_text(draw, (PADDING, PADDING + index * line_height(CAPTION_SIZE)), line, size=CAPTION_SIZE)
+        draw_text(draw, (PADDING, PADDING + index * line_height(size)), line, size=size)
+    draw.rectangle((0, band, width, height), fill=Palette.background)
     draw.line([(0, band - 1), (width, band - 1)], fill=Palette.line, width=1)
-    image.paste(board, (0, band))
+    image.paste(board, ((width - board.width) // 2, band))
     return image
 
 
@@ -66,24 +128,15 @@ def _thinned(frames: Sequence[Frame], keep: int) -> list[Frame]:
 
 
 def _encode(images: Sequence[Image.Image]) -> bytes:
-    """Animated WebP; frames of different heights are padded to the tallest, at the top."""
-    width = max(image.width for image in images)
-    height = max(image.height for image in images)
-    padded = []
-    for image in images:
-        if image.size != (width, height):
-            canvas = Image.new("RGB", (width, height), Palette.background)
-            canvas.paste(image, (0, 0))
-            image = canvas
-        padded.append(image)
-    each = min(max(TARGET_MS // len(padded), FRAME_MS[0]), FRAME_MS[1])
-    durations = [each] * (len(padded) - 1) + [LAST_FRAME_MS]
+    """Animated WebP of frames of one size."""
+    each = min(max(TARGET_MS // len(images), FRAME_MS[0]), FRAME_MS[1])
+    durations = [each] * (len(images) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
-    padded[0].save(
+    images[0].save(
         out,
         "WEBP",
         save_all=True,
-        append_images=padded[1:],
+        append_images=images[1:],
         duration=durations,
         loop=0,
         quality=70,
@@ -99,7 +152,11 @@ def animate(frames: Sequence[Frame], max_bytes: int = MAX_BYTES) -> bytes:
     keep = min(len(frames), MAX_FRAMES)
     for width in WIDTHS:
         while keep >= 1:
-            data = _encode([_captioned(frame, width) for frame in _thinned(frames, keep)])
+            chosen = _thinned(frames, keep)
+            size = frame_size(chosen, width)
+            data = _encode(
+                [captioned(frame, *size, last=index == len(chosen) - 1) for index, frame in enumerate(chosen)]
+            )
             if len(data) <= max_bytes:
                 return data
             keep = max(1, keep * 2 // 3) if keep > 1 else 0
@@ -107,10 +164,14 @@ def animate(frames: Sequence[Frame], max_bytes: int = MAX_BYTES) -> bytes:
     raise ValueError("the replay does not fit in the upload limit even as one small frame")
 
 
-def replay(views: Sequence[View], captions: Sequence[str], max_bytes: int = MAX_BYTES) -> bytes:
-    """Each public view drawn by its game's renderer, captioned and animated (run in the worker pool)."""
+def boards(views: Sequence[View], captions: Sequence[str]) -> list[Frame]:
+    """Each public view drawn by its game's renderer for a frame with its caption."""
     from renderer.registry import render
 
-    return animate(
-        [Frame(render(view), caption) for view, caption in zip(views, captions, strict=True)], max_bytes
-    )
+    with height_limit(board_limit()):
+        return [Frame(render(view), caption) for view, caption in zip(views, captions, strict=True)]
+
+
+def replay(views: Sequence[View], captions: Sequence[str], max_bytes: int = MAX_BYTES) -> bytes:
+    """The boards captioned and animated (seconds of drawing: run in the worker pool)."""
+    return animate(boards(views, captions), max_bytes)

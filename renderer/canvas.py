@@ -359,16 +359,30 @@ def _close_isolates(text: str) -> str:
     return text + _PDI * depth
 
 
+_CUT_TRAILING = " ,;:·-–—(/[&+"
+"""What a text shortened at a word boundary does not end on before its "…" (a comma, an opening
+bracket, a dangling "·")."""
+
+
 @lru_cache(maxsize=4096)
 def ellipsize(text: str, max_width: int, size: int, *, bold: bool = False) -> str:
     """`text` made `drawable`, cut with "…" so that it is at most `max_width` px wide at `size` in the
-    font it is drawn with (empty when not even "…" fits)."""
+    font it is drawn with (empty when not even "…" fits).
+
+    The cut falls at a word boundary ("Cloudholm (Flying island…", never "…Mounta…"): only a text whose
+    first word alone is too wide (a long player's name) is cut inside a word."""
     text = drawable(text)
     if _length(text, size, bold) <= max_width:
         return text
 
     def cut(count: int) -> str:
         return _close_isolates(text[:count].rstrip() + ELLIPSIS)
+
+    def at_word(count: int) -> str | None:
+        """The longest cut at a space within the first `count` characters, or None without one."""
+        space = text.rfind(" ", 0, count + 1)
+        kept = text[:space].rstrip(_CUT_TRAILING) if space > 0 else ""
+        return _close_isolates(kept + ELLIPSIS) if kept else None
 
     low, high = 0, len(text)  # the longest prefix that fits, found by halving (widths grow with length)
     while low < high:
@@ -379,6 +393,9 @@ def ellipsize(text: str, max_width: int, size: int, *, bold: bool = False) -> st
             high = middle - 1
     while low > 0 and _length(cut(low), size, bold) > max_width:  # shaping may break monotony
         low -= 1
+    whole = at_word(low)
+    if whole is not None and _length(whole, size, bold) <= max_width:
+        return whole
     fitted = cut(low)
     return fitted if _length(fitted, size, bold) <= max_width else ""
 
@@ -523,10 +540,58 @@ class Sheet:
     "C5" or "coins:1"); painters check them and call `mark` with where they drew that part."""
     _blocks: list[tuple[int, object]] = field(default_factory=list)
     _marks: list[tuple[int, int, int, int]] = field(default_factory=list)
+    _header: int = 0
+    """How many of the first blocks head every page (`keep_header`)."""
+    _bound: set[int] = field(default_factory=set)
+    """Blocks that stay on the page of the block after them (`keep_with_next`): headings."""
 
     @property
     def inner(self) -> int:
         return self.width - 2 * MARGIN
+
+    # ---- pages: a sheet too tall for a phone screen, cut between its blocks ---------------------
+    def keep_header(self) -> None:
+        """The blocks added so far (a title, a short legend) head every page `pages` cuts."""
+        self._header = len(self._blocks)
+
+    def keep_with_next(self) -> None:
+        """The last block added is never the last of a page (a heading stays with what it heads)."""
+        if self._blocks:
+            self._bound.add(len(self._blocks) - 1)
+
+    def pages(self, max_height: int) -> list[Sheet]:
+        """This sheet as pages no taller than `max_height` where it can be: the header on each, then
+        "Page n of m", then as many of the other blocks as fit, cut only between blocks. A sheet that
+        fits is its own one page; a block taller than a page gets a page of its own, still too tall
+        (the picture tests find it), so a renderer keeps its blocks small."""
+        if self.height <= max_height:
+            return [self]
+        header = self._blocks[: self._header]
+        note = _page_note_height(self.width)
+        room = max_height - 2 * MARGIN - sum(height for height, _ in header) - note
+        groups: list[list[int]] = [[]]
+        used = 0
+        for index in range(self._header, len(self._blocks)):
+            height = self._blocks[index][0]
+            current = groups[-1]
+            if current and used + height > room:
+                carried: list[int] = []
+                while len(current) > 1 and current[-1] in self._bound:
+                    carried.insert(0, current.pop())
+                groups.append(carried)
+                used = sum(self._blocks[block][0] for block in carried)
+            groups[-1].append(index)
+            used += height
+        pages = []
+        for number, group in enumerate(groups):
+            page = Sheet(width=self.width, background=self.background, changed=self.changed)
+            page._blocks = [
+                *header,
+                _page_note(self.width, number, len(groups)),
+                *(self._blocks[i] for i in group),
+            ]
+            pages.append(page)
+        return pages
 
     def title(self, text: str, *, subtitle: str = "") -> None:
         size = fit_size(text, self.inner, 40, bold=True, minimum=28)
@@ -554,6 +619,7 @@ class Sheet:
             draw.line((MARGIN, y + 44, self.width - MARGIN, y + 44), fill=Palette.line, width=2)
 
         self._blocks.append((52, paint))
+        self.keep_with_next()
 
     def paragraph(self, text: str, *, size: int = 26, color: Color = Palette.ink, bold: bool = False) -> None:
         lines = wrap(text, self.inner, size, bold=bold)
@@ -630,11 +696,34 @@ class Sheet:
         return to_png(self.image())
 
 
+def _page_text(width: int) -> int:
+    from renderer.phone import min_text
+
+    return min_text(width)
+
+
+def _page_note_height(width: int) -> int:
+    return line_height(_page_text(width)) + 8
+
+
+def _page_note(width: int, number: int, count: int) -> tuple[int, object]:
+    """The block saying which page this is, under the header of every page."""
+    size = _page_text(width)
+    text = f"Page {number + 1} of {count}"
+
+    def paint(draw: ImageDraw.ImageDraw, y: int) -> None:
+        draw_text(draw, (width - MARGIN, y), text, size=size, bold=True, fill=Palette.accent, anchor="ra")
+
+    return _page_note_height(width), paint
+
+
 def frame_changed(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
-    """A thick magenta frame with a white inner edge: visible on light cells and on seat colours."""
+    """A magenta frame with a white inner edge, visible on light cells and on seat colours, drawn
+    around `box` and never inside it: what the box holds (a number, a word) stays whole. It takes 5 px
+    around the box, so a painter leaves that much room to the next text."""
     x0, y0, x1, y1 = box
-    draw.rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), outline=Palette.changed, width=6)
-    draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=(255, 255, 255), width=2)
+    draw.rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), outline=Palette.changed, width=4)
+    draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=(255, 255, 255), width=1)
 
 
 def join_nonempty(parts: Iterable[str], separator: str = " · ") -> str:

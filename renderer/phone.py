@@ -20,6 +20,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageFont
@@ -43,6 +44,25 @@ MIN_TEXT = min_text(PHONE_WIDTH)
 """22 px on a `PHONE_WIDTH` canvas."""
 MAX_HEIGHT = int(PHONE_WIDTH * MAX_ASPECT)
 """1000 px: the tallest a `PHONE_WIDTH` turn or hand picture may be."""
+
+_height = ContextVar("picture_height", default=MAX_HEIGHT)
+
+
+def max_height() -> int:
+    """The tallest a turn, final or hand picture may be drawn now: `MAX_HEIGHT`, or less inside
+    `height_limit` (a replay's frame keeps room for its caption under the same 4:5)."""
+    return _height.get()
+
+
+@contextmanager
+def height_limit(height: int) -> Iterator[None]:
+    """Pictures drawn inside are laid out to be at most `height` px tall (less detail, a smaller map)
+    where their renderer can; one that cannot is as tall as it must be."""
+    token = _height.set(min(height, MAX_HEIGHT))
+    try:
+        yield
+    finally:
+        _height.reset(token)
 
 
 @dataclass

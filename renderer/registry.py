@@ -15,10 +15,13 @@ Every renderer module offers the same things:
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from renderer.canvas import Sheet, to_png
 from renderer.changes import Changes, field_changes
+from renderer.phone import MAX_ASPECT
 from rules.core import View
 
 Renderer = Callable[..., bytes]
@@ -26,17 +29,53 @@ _cache: dict[str, Renderer] = {}
 
 
 @dataclass(frozen=True)
+class Page:
+    """One page of a section: its PNG, which page it is (from 0) and how many there are."""
+
+    png: bytes
+    number: int = 0
+    count: int = 1
+
+
+@dataclass(frozen=True)
 class Overlay:
     """An extra picture a game offers on request (`/board section:...`), drawn from the public view.
 
     A renderer module lists its overlays in `OVERLAYS`; `target` says what to ask the player for
-    (e.g. "a square such as C5"), empty when nothing is needed.
+    (e.g. "a square such as C5"), empty when nothing is needed. `paint` gives the picture's PNG, or
+    its `Sheet` when it may be too tall for a phone: such a sheet is cut into pages no taller than 4:5
+    (`renderer.phone.MAX_ASPECT`), which the bot shows one at a time with buttons to turn them.
     """
 
     name: str
     description: str
-    draw: Callable[[View, str | None], bytes]
+    paint: Callable[[View, str | None], bytes | Sheet]
     target: str = ""
+
+    def _sheets(self, view: View, target: str | None) -> list[Sheet] | bytes:
+        drawn = self.paint(view, target)
+        if isinstance(drawn, bytes | bytearray):
+            return bytes(drawn)
+        return drawn.pages(math.floor(drawn.width * MAX_ASPECT))
+
+    def page(self, view: View, target: str | None = None, number: int = 0) -> Page:
+        """Page `number` (kept within the pages there are) of the overlay drawn for `view`."""
+        sheets = self._sheets(view, target)
+        if isinstance(sheets, bytes):
+            return Page(sheets)
+        number = min(max(number, 0), len(sheets) - 1)
+        return Page(to_png(sheets[number].image()), number, len(sheets))
+
+    def pages(self, view: View, target: str | None = None) -> list[bytes]:
+        """Every page's PNG."""
+        sheets = self._sheets(view, target)
+        if isinstance(sheets, bytes):
+            return [sheets]
+        return [to_png(sheet.image()) for sheet in sheets]
+
+    def draw(self, view: View, target: str | None = None) -> bytes:
+        """The first page's PNG."""
+        return self.page(view, target).png
 
 
 def _module(game_id: str):  # noqa: ANN202 - a renderer module or None
@@ -54,9 +93,14 @@ def overlays_for(game_id: str) -> dict[str, Overlay]:
     return {overlay.name: overlay for overlay in getattr(module, "OVERLAYS", ())}
 
 
-def render_overlay(view: View, name: str, target: str | None) -> bytes:
-    """PNG of one of the game's overlays; KeyError if the game has no such overlay."""
-    return overlays_for(view.game)[name].draw(view, target)
+def render_overlay(view: View, name: str, target: str | None, page: int = 0) -> Page:
+    """One page of one of the game's overlays; KeyError if the game has no such overlay."""
+    return overlays_for(view.game)[name].page(view, target, page)
+
+
+def render_overlay_pages(view: View, name: str, target: str | None) -> list[bytes]:
+    """Every page of one of the game's overlays, for a post everybody sees (it has no buttons)."""
+    return overlays_for(view.game)[name].pages(view, target)
 
 
 def renderer_for(game_id: str) -> Renderer:

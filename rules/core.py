@@ -202,6 +202,10 @@ class OptionSpec(Model):
     choices: list[str] = Field(default_factory=list)
     min: int | None = None
     max: int | None = None
+    before: bool | int | str | None = None
+    """The value a game created before this option existed plays with (None: `default`). An option added
+    to change a rule keeps the games already under way on the rule they started with: their stored
+    options (and saved files) lack it, and `Game.stored_options` fills this value in."""
 
 
 class GameInfo(Model):
@@ -248,10 +252,16 @@ class TradeForm(Model):
     """A rule to remind the proposer of, e.g. 'Promises are just chat: only goods move.'"""
 
 
+LABEL_MOST = 200
+"""A label's longest: twice what a Discord select option shows, so the part that tells two moves
+apart reaches the bot, which fits it to its buttons (80) and option labels (100, the rest in the
+option's description). Issue 36: cut at 100 here, long plays lost their payers ('…; pay with Cartographe…')."""
+
+
 def fit_label(text: str) -> str:
-    """A label names players and cards, whose names can be long: cut it to Discord's 100 characters
+    """A label names players and cards, whose names can be long: cut it to `LABEL_MOST` characters
     rather than refuse the seat its choices (`Choice` and `built_choice` both cut this way)."""
-    return text if len(text) <= 100 else text[:99] + "…"
+    return text if len(text) <= LABEL_MOST else text[: LABEL_MOST - 1] + "…"
 
 
 class Choice(Model):
@@ -259,7 +269,7 @@ class Choice(Model):
 
     key: str = Field(max_length=60)
     """Stable, short and unique among the seat's current choices; it travels in button ids."""
-    label: str = Field(max_length=100)
+    label: str = Field(max_length=LABEL_MOST)
     action: dict[str, Any]
     """The action as JSON, exactly what `apply` receives when this choice is picked."""
     group: str = ""
@@ -273,6 +283,10 @@ class Choice(Model):
     """What the table's clock may play for a seat that ran out of time: 'pass' skips the decision as
     the rules allow (a pass, ending a turn); 'safe' is a harmless default when no pass exists (a zero
     bid). Games mark these; see `Game.timeout_choice`."""
+    ends: bool = False
+    """The seat's way out of the decision: end the turn, pass, done choosing. The bot keeps it a button
+    at the top of the seat's menu, never inside a select or a part, however many other choices there
+    are (issue 36). Not stored anywhere: choices are rebuilt from the state, so old games get it too."""
 
     @field_validator("label", mode="before")
     @classmethod
@@ -284,7 +298,13 @@ _BUILT_CHOICE_SET = frozenset({"key", "label", "action", "group", "style"})
 
 
 def built_choice(
-    key: str, label: str, action: dict[str, Any], group: str = "", style: str = "secondary"
+    key: str,
+    label: str,
+    action: dict[str, Any],
+    group: str = "",
+    style: str = "secondary",
+    *,
+    ends: bool = False,
 ) -> Choice:
     """A Choice without validation, for the games' menus: they are rebuilt after every move, and a
     search builds them for every position it looks at, so validating each (or pydantic's
@@ -300,8 +320,9 @@ def built_choice(
         "path": [],
         "style": style,
         "timeout": None,
+        "ends": ends,
     }
-    return assembled(Choice, values, set(_BUILT_CHOICE_SET))
+    return assembled(Choice, values, set(_BUILT_CHOICE_SET) | ({"ends"} if ends else set()))
 
 
 class Event(Model):
@@ -463,6 +484,19 @@ class Game(ABC, Generic[StateT]):
         for name, spec in specs.items():
             resolved[name] = _check_option(spec, options.get(name, spec.default))
         return resolved
+
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """`resolve_options` for the options of a game already created (the lobby's stored options, a
+        saved file's): the lobby stores every option resolved, so one they lack did not exist when the
+        game was created, and takes its `before` value rather than today's default. Whatever starts,
+        replays or imports a created game reads its options through this; a new game's come from
+        `resolve_options`."""
+        missing = {
+            spec.name: spec.before
+            for spec in self.info.options
+            if spec.before is not None and spec.name not in options
+        }
+        return self.resolve_options({**options, **missing})
 
     def to_act(self, state: StateT) -> set[Seat]:
         if self._result(state) is not None:

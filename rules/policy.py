@@ -125,7 +125,13 @@ class GreedyPolicy:
     """Choices looked at per strength, for a game whose turns offer many more than `SAMPLE`'s."""
 
     def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
-        choices = _legal(game, state, seat)
+        return self.choose_from(game, state, seat, rng, strength, _legal(game, state, seat))
+
+    def choose_from(
+        self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int, choices: list[Choice]
+    ) -> Choice:
+        """`choose` among the seat's legal `choices`, already listed (a game's own policy that reads
+        them first need not build its menu twice)."""
         strength = min(3, max(1, strength))
         if len(choices) == 1:
             return choices[0]

@@ -98,6 +98,16 @@ def skipped_kinds(game: Game) -> frozenset[str]:
     return frozenset(getattr(game_module(game, "policy"), "SEARCH_SKIPS", ()))
 
 
+def heuristic_only(game: Game) -> frozenset[str]:
+    """Action kinds only the heuristic plays (`HEURISTIC_ONLY` of the game's policy module): the search
+    never looks into them (skipped like `SEARCH_SKIPS`), and plays the heuristic's move when it is one.
+    For a step that only says how the move after it is made, which the evaluation cannot see (City of
+    Iron's "Choose the discard order", entered by its heuristic for the card action it chose): to the
+    tree it is worth the best move after it, so a search free to enter it would split its visits between
+    each move and its twin behind the step."""
+    return frozenset(getattr(game_module(game, "policy"), "HEURISTIC_ONLY", ()))
+
+
 def heuristic_kinds(game: Game) -> frozenset[str]:
     """Action kinds the heuristic decides (`HEURISTIC_DECIDES` of the game's policy module): a step whose
     every choice is one of them is played as the heuristic plays it, the search does not look. For
@@ -208,8 +218,14 @@ class SearchPolicy:
         """`avoid`: keys not to play unless nothing else is legal (moves that, from this very position,
         came back to it)."""
         strength = min(3, max(1, strength))
+        only = heuristic_only(game)
         context = _Context(
-            game, evaluator_for(game), skipped_kinds(game), rng, avoid, public=evaluates_in_public(game)
+            game,
+            evaluator_for(game),
+            skipped_kinds(game) | only,
+            rng,
+            avoid,
+            public=evaluates_in_public(game),
         )
         choices = _considered(context, state, seat, root=True)
         if not choices:
@@ -220,6 +236,8 @@ class SearchPolicy:
         if len(choices) == 1:
             return choices[0]
         hint = policy_of(game).choose(game, state, seat, random.Random(rng.random()), strength)
+        if hint.action.get("kind") in only:
+            return hint
         tables = search_tables_for(game) if self.tables is None else self.tables
         heuristics = heuristic_kinds(game)
         by_heuristic = bool(heuristics) and all(c.action.get("kind") in heuristics for c in choices)
@@ -236,7 +254,11 @@ class SearchPolicy:
     ) -> _Node:
         """The root of a search of `iterations` (for benchmarks and tests)."""
         context = _Context(
-            game, evaluator_for(game), skipped_kinds(game), rng, public=evaluates_in_public(game)
+            game,
+            evaluator_for(game),
+            skipped_kinds(game) | heuristic_only(game),
+            rng,
+            public=evaluates_in_public(game),
         )
         return self._search(context, state, seat, None, iterations, depth)
 

@@ -234,7 +234,7 @@ def _saved_settled(rules: Game, state: Any, position: str) -> bool:
 def _states(
     rules: Game, names: list[str], options: dict[str, Any], archive: Archive
 ) -> tuple[list[Any], list[list[Event]]]:
-    states = [rules.setup(names, options, archive.seed)]
+    states = [rules.setup(names, rules.stored_options(options), archive.seed)]
     events: list[list[Event]] = []
     for number, move in enumerate(archive.moves, start=1):
         if move.seat >= len(names):

@@ -135,22 +135,12 @@ class ServiceBase:
     ) -> None:
         await self.store.remember_message(game_id, kind, channel_id, message_id, version)
 
-    async def set_seat_flag(self, game_id: int, seat: int, flag: str, value: bool) -> bool:
-        """Set a seat's `vacation` or `dropped` flag; False when it already had that value."""
-        return await self.store.set_seat_flag(game_id, seat, flag, value)
-
     # ---- shared by the parts ---------------------------------------------------------------------
     def _lock(self, game_id: int):  # noqa: ANN202 - an async context manager
         return self.locks.hold(("game", game_id))
 
     async def _playing(self, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
-        game = await self.store.game(game_id)
-        if game is None or game.status == GameStatus.ABANDONED:
-            raise UserError("That game no longer exists.")
-        if game.status == GameStatus.FINISHED:
-            raise UserError("That game is over.")
-        if game.status == GameStatus.LOBBY:
-            raise UserError("The game has not started yet.")
+        game = playing(await self.store.game(game_id))
         return game, await self.store.seats(game.id)
 
     def _timers_planned(self, plans: list[TimerPlan]) -> None:
@@ -160,3 +150,14 @@ class ServiceBase:
     def _outbox_written(self) -> None:
         if self.on_outbox is not None:
             self.on_outbox()
+
+
+def playing(game: GameRecord | None) -> GameRecord:
+    """The game, refused unless it is being played now."""
+    if game is None or game.status == GameStatus.ABANDONED:
+        raise UserError("That game no longer exists.")
+    if game.status == GameStatus.FINISHED:
+        raise UserError("That game is over.")
+    if game.status == GameStatus.LOBBY:
+        raise UserError("The game has not started yet.")
+    return game

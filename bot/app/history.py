@@ -34,7 +34,7 @@ class HistoryReads(ServiceBase):
         `moves[i]`."""
         rules = self.rules_for(game.kind)
         seats = await self.store.seats(game.id)
-        states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
+        states = [rules.setup([seat.name for seat in seats], rules.stored_options(game.options), game.seed)]
         moves: list[ActionRecord] = []
         for record in records if records is not None else await self.store.actions(game.id):
             if upto is not None and record.version > upto:

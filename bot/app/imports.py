@@ -75,7 +75,7 @@ class Imports(LobbyActions):
             channel_id=channel_id,
             user_id=user_id,
             name=name,
-            options=saved.options,
+            options=rules.stored_options(saved.options),  # a file from before an option keeps its rule
             seed=saved.seed,
         )
         await self.store.save_import(record.id, raw.decode("utf-8"))

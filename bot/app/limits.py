@@ -36,8 +36,9 @@ class Rule:
         return f"{self.count} in {_duration(self.seconds)}"
 
 
-PACE = Rule(4, 10.0)
-"""Pictures and whole-history reads per user: four in ten seconds, then one every few seconds."""
+PACE = Rule(6, 10.0)
+"""Pictures and whole-history reads per user: six in ten seconds (a section of four pages turned
+and a look at the board), then one every second or two."""
 PUBLIC_BOARD = Rule(1, 120.0)
 """Public boards per game: the turn post already shows the board, so one to talk over now and then."""
 PUBLIC_REPLAY = Rule(1, 600.0)

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.app import announcer
-from bot.app.moves import MoveActions
+from bot.app.decisions import Decisions, Verdict, notice
 from bot.app.refusals import UserError, rules_refusal
-from bot.app.votes import abandon_vote_kind, held_seat, voters
-from bot.storage.store import ChannelBusy, GameRecord, GameStatus, SeatRecord
+from bot.app.text import escape_text
+from bot.app.votes import abandon_vote_kind, held_seat, still_to_agree, voting_seat
+from bot.storage.store import ChannelBusy, GameRecord, GameStatus, Ruling, SeatRecord, Seen
 from rules.core import Game, RuleError
 
 
@@ -22,7 +23,7 @@ class Started:
     state: Any
 
 
-class LobbyActions(MoveActions):
+class LobbyActions(Decisions):
     """The service's part that opens, fills, starts and closes tables."""
 
     async def new_game(
@@ -109,7 +110,7 @@ class LobbyActions(MoveActions):
             raise UserError("Only the host can change the options.")
         rules = self.rules_for(game.kind)
         try:
-            options = rules.resolve_options({**game.options, name: value})
+            options = rules.resolve_options({**rules.stored_options(game.options), name: value})
         except RuleError as error:
             raise rules_refusal(error.message) from None
         await self.store.set_options(game.id, options)
@@ -126,7 +127,7 @@ class LobbyActions(MoveActions):
         rules = self.rules_for(game.kind)
         seats = await self.store.seats(game.id)
         try:
-            state = rules.setup([seat.name for seat in seats], game.options, game.seed)
+            state = rules.setup([seat.name for seat in seats], rules.stored_options(game.options), game.seed)
         except RuleError as error:
             raise rules_refusal(error.message) from None
         timers = await self._timer_plans(game, seats, rules.to_act(state))
@@ -146,18 +147,40 @@ class LobbyActions(MoveActions):
     async def abandon(
         self, channel_id: int, user_id: int, *, is_admin: bool
     ) -> tuple[GameRecord, bool, list[str]]:
-        """Returns (game, abandoned?, names still to agree). Admins end it at once; players all agree."""
+        """Returns (game, abandoned?, names still to agree). Admins end it at once; players all agree.
+        A game in progress is ended by a decision (`bot.app.decisions`): under its lock, announced in
+        the channel in the same transaction, and only once."""
         game = await self.open_game(channel_id)
-        seats = await self.store.seats(game.id)
-        if not is_admin:
-            if held_seat(seats, user_id) is None:
-                raise UserError("Only the players or a moderator (Manage Channels) can abandon this game.")
-            if game.status == GameStatus.LOBBY and user_id != game.host_id:
-                raise UserError("Only the host can close the lobby; you can `/game leave` it.")
-            if game.status == GameStatus.ACTIVE:
-                agreed = await self.store.add_vote(game.id, abandon_vote_kind(game.version), user_id)
-                missing = [seat.name for seat in voters(seats) if seat.user_id not in agreed]
-                if missing:
-                    return game, False, missing
-        await self.store.set_status(game.id, GameStatus.ABANDONED)
-        return game, True, []
+        if game.status == GameStatus.LOBBY:
+            if not is_admin:
+                if held_seat(await self.store.seats(game.id), user_id) is None:
+                    raise UserError(NOT_A_PLAYER)
+                if user_id != game.host_id:
+                    raise UserError("Only the host can close the lobby; you can `/game leave` it.")
+            if not await self.store.set_status(game.id, GameStatus.ABANDONED):
+                raise UserError("This game has already started.")
+            return game, True, []
+
+        async def decide(
+            game: GameRecord, seats: list[SeatRecord], votes: set[int]
+        ) -> Verdict[tuple[GameRecord, bool, list[str]]]:
+            kind = abandon_vote_kind(game.version)
+            seen = Seen.of(game.version, seats, kind, votes)
+            if not is_admin:
+                voting_seat(seats, user_id, refusal=NOT_A_PLAYER)
+                if user_id in votes:
+                    missing = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
+                    raise UserError(
+                        f"You have agreed to abandon the game already. Still to agree: {missing}."
+                    )
+                missing_names = still_to_agree(seats, votes | {user_id})
+                if missing_names:
+                    return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), (game, False, missing_names))
+            said = f"🛑 The game was abandoned by <@{user_id}>."
+            ruling = Ruling(status=GameStatus.ABANDONED, clear_votes=[kind], outbox=[notice(game, said)])
+            return Verdict(seen, ruling, (game, True, []))
+
+        return await self._decided(game.id, decide, lambda game: abandon_vote_kind(game.version))
+
+
+NOT_A_PLAYER = "Only the players or a moderator (Manage Channels) can abandon this game."

@@ -15,7 +15,15 @@ from bot.app.metrics import Metrics
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
-from bot.storage.store import Delivery, DuplicateInteraction, GameRecord, GameStatus, MoveConflict, SeatRecord
+from bot.storage.store import (
+    Delivery,
+    DuplicateInteraction,
+    GameRecord,
+    GameStatus,
+    MoveConflict,
+    SeatChanged,
+    SeatRecord,
+)
 from rules.core import Choice, Event, Game, Result, Seat
 
 
@@ -158,9 +166,13 @@ class MoveActions(TableClock):
         interaction_id: int | None,
         *,
         note: str | None = None,
+        clear_votes: list[str] = (),  # type: ignore[assignment]
+        conflicts: bool = False,
     ) -> Move:
         """Persist a new state with its log entry, the timers it starts and what it owes the channel
-        and the players (the outbox), in one transaction."""
+        and the players (the outbox), in one transaction; only while the seat is held by whoever held
+        it when the move was read. `clear_votes`: the ballots the move closes. `conflicts`: a lost race
+        raises the store's MoveConflict for the caller to decide again, instead of the refusal."""
         rules = self.rules_for(game.kind)
         result = rules.result(after)
         waiting_before, waiting_after = rules.to_act(before), rules.to_act(after)
@@ -187,14 +199,16 @@ class MoveActions(TableClock):
                 timers=timers,
                 clear_timers=sorted(waiting_before - waiting_after),
                 outbox=owed,
+                holder=seats[seat].user_id,
+                clear_votes=clear_votes,
             )
         except DuplicateInteraction:
             raise UserError("That move was already taken.") from None
-        except MoveConflict:
+        except MoveConflict as conflict:
             self._states.pop(game.id, None)
-            raise UserError(
-                "Someone moved first: that move was already taken. Here is where it stands.", Refusal.STALE
-            ) from None
+            if conflicts:
+                raise
+            raise await self._lost_race(game, conflict) from None
         self._remember(game.id, version, after)
         self._timers_planned(timers)
         self._outbox_written()
@@ -214,6 +228,20 @@ class MoveActions(TableClock):
             after=after,
             events=events,
             result=result,
+        )
+
+    async def _lost_race(self, game: GameRecord, conflict: MoveConflict) -> UserError:
+        """The refusal of a move another decision beat to the commit: the seat handed to a substitute,
+        the game abandoned, or another move first."""
+        if isinstance(conflict, SeatChanged):
+            return UserError(
+                "Already decided: this seat was handed to someone else before the move, so it was not made."
+            )
+        fresh = await self.store.game(game.id)
+        if fresh is not None and fresh.status == GameStatus.ABANDONED:
+            return UserError("Already decided: the game was abandoned, so the move was not made.")
+        return UserError(
+            "Someone moved first: that move was already taken. Here is where it stands.", Refusal.STALE
         )
 
     async def _announcing(

@@ -7,12 +7,15 @@ the previous frame, in the public words of the log, so a replay reads like the c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from rules.core import Game, View
 
-CAPTION_CHARS = 220
+CAPTION_CHARS = 600
+"""Enough for the end's scoring lines, which the last frame has the room to show."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def frames(
@@ -38,7 +41,16 @@ def frames(
 
 
 def _caption(number: int, total: int, texts: Sequence[str], *, finished: bool) -> str:
+    """What happened since the previous frame, in whole sentences: those past `CAPTION_CHARS` are left
+    out (the picture shows as many as its caption's lines hold), never cut in the middle."""
     head = f"Move {number}/{total}" + (" · game over" if finished else "")
     body = " ".join(text.strip() for text in texts if text.strip())
     caption = f"{head}: {body}" if body else head
-    return caption if len(caption) <= CAPTION_CHARS else caption[: CAPTION_CHARS - 1] + "…"
+    if len(caption) <= CAPTION_CHARS:
+        return caption
+    kept = ""
+    for sentence in _SENTENCE.split(caption):
+        if kept and len(kept) + 1 + len(sentence) > CAPTION_CHARS:
+            break
+        kept = f"{kept} {sentence}" if kept else sentence
+    return kept

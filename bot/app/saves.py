@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 
 from bot.app import archive
 from bot.app.archive import ArchivedSeat
-from bot.app.base import ServiceBase
+from bot.app.decisions import NOTHING, Decisions, Verdict
 from bot.app.refusals import UserError
 from bot.app.replay import frames
-from bot.app.votes import held_seat, voters
-from bot.storage.store import GameRecord, GameStatus
+from bot.app.votes import export_vote_kind, still_to_agree, voting_seat
+from bot.storage.store import GameRecord, GameStatus, Ruling, SeatRecord, Seen
 from rules.core import View
 
 OVER = (GameStatus.FINISHED, GameStatus.ABANDONED)
@@ -37,7 +37,13 @@ class Export:
         return f"ironhost-{self.game.kind}-{self.game.id}.json"
 
 
-class Saves(ServiceBase):
+NOT_A_PLAYER = (
+    "A game in progress can be saved only by its players, all agreeing (the file shows every hidden card)."
+    " Once it is over, anyone here can save it."
+)
+
+
+class Saves(Decisions):
     async def _channel_game(self, channel_id: int, game_id: int | None) -> GameRecord:
         """The game asked for, which must be of this channel; by default this channel's latest game."""
         if game_id is None:
@@ -54,17 +60,22 @@ class Saves(ServiceBase):
         game = await self._channel_game(channel_id, game_id)
         if game.status == GameStatus.LOBBY:
             raise UserError("This game has not started: there is nothing to save yet.")
-        seats = await self.store.seats(game.id)
         if game.status not in OVER:
-            if held_seat(seats, user_id) is None:
-                raise UserError(
-                    "A game in progress can be saved only by its players, all agreeing (the file shows "
-                    "every hidden card). Once it is over, anyone here can save it."
-                )
-            agreed = await self.store.add_vote(game.id, f"export:{game.version}", user_id)
-            missing = [seat.name for seat in voters(seats) if seat.user_id not in agreed]
+
+            async def decide(
+                game: GameRecord, seats: list[SeatRecord], votes: set[int]
+            ) -> Verdict[tuple[GameRecord, list[str]]]:
+                voting_seat(seats, user_id, refusal=NOT_A_PLAYER)
+                kind = export_vote_kind(game.version)
+                missing = still_to_agree(seats, votes | {user_id})
+                ruling = Ruling(add_votes=[(kind, user_id)]) if user_id not in votes else NOTHING
+                return Verdict(Seen.of(game.version, seats, kind, votes), ruling, (game, missing))
+
+            # the game as it was agreed on
+            game, missing = await self._decided(game.id, decide, lambda game: export_vote_kind(game.version))
             if missing:
                 return Export(game, None, missing)
+        seats = await self.store.seats(game.id)
         rules = self.rules_for(game.kind)
         moves = await self.effective_moves(game)
         data = archive.export(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from bot.app.deadlines import Deadlines, Timeout
 from bot.app.imports import Imports
 from bot.app.lobby import Started
 from bot.app.moves import Move, MoveActions, menu_digest
@@ -29,19 +30,22 @@ __all__ = [
     "MoveActions",
     "Refusal",
     "Started",
+    "Timeout",
     "UserError",
     "menu_digest",
     "parse_options",
 ]
 
 
-class GameService(Imports, UndoRequests, Substitutes, Standings, Saves):
+class GameService(Imports, UndoRequests, Substitutes, Deadlines, Standings, Saves):
     """The one service of the bot, in parts by role (each a module of `bot.app`): `base` (lookups, the
     state cache, locks), `table_clock` (settings and timers), `moves` (apply and commit), `lobby`,
-    `history` (the log's reads), `undo_requests`, `substitutes`, `standings` (ratings), `saves` (export
-    and replay) and `imports` (a lobby from a saved game).
+    `history` (the log's reads), `decisions` (votes and seat changes: locked, checked, one transaction),
+    `undo_requests`, `substitutes`, `deadlines` (what a passed deadline does), `standings` (ratings),
+    `saves` (export and replay) and `imports` (a lobby from a saved game).
 
-    Per-process locks serialise moves on one game; the store's version check covers other processes."""
+    Per-process locks serialise moves and decisions on one game; the store's version check (and, for
+    decisions, its check of the seats and ballot read) covers other processes."""
 
 
 def parse_options(text: str) -> dict[str, str]:

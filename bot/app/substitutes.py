@@ -1,89 +1,181 @@
 """Substitutes: a player replaced by a moderator or with the table's agreement, and a seat the clock
 dropped taken by a newcomer.
+
+Each proposal, approval, refusal and seat change is a decision (`bot.app.decisions`): taken under the
+game's lock on the seats and ballot as stored, and committed with what it owes Discord (the public
+line, the newcomer's welcome with the seat's private view) in one transaction. A seat changes hands
+once: every other proposal about that seat, or for that substitute, closes with it, and whoever acts
+on one afterwards is told what was decided.
 """
 
 from __future__ import annotations
 
+from bot.app import announcer
+from bot.app.decisions import Decisions, Verdict, already, notice
 from bot.app.refusals import UserError
-from bot.app.table_clock import TableClock
-from bot.app.votes import held_seat, replace_vote_kind, voters, voting_seat
-from bot.storage.store import GameRecord, GameStatus
+from bot.app.text import escape_text
+from bot.app.votes import (
+    held_seat,
+    replace_vote_kind,
+    replacements_about,
+    replacements_for,
+    still_to_agree,
+    voting_seat,
+)
+from bot.storage.store import GameRecord, Ruling, SeatChange, SeatRecord, Seen
 from rules.core import Seat
 
+Tally = tuple[GameRecord, bool, list[str]]
+"""(game, the seat changed hands?, names still to agree)."""
 
-class Substitutes(TableClock):
+NOT_A_PLAYER = "Only the players or a moderator (Manage Channels) can replace a player."
+
+
+class Substitutes(Decisions):
     """The service's part that seats substitutes."""
 
     async def replace_request(
         self, channel_id: int, requester: int, old_user: int, new_user: int, new_name: str, *, is_admin: bool
-    ) -> tuple[GameRecord, bool, list[str]]:
+    ) -> Tally:
         """Seat `new_user` in `old_user`'s place: at once for a moderator, else when the table agrees."""
         game = await self.active_game(channel_id)
-        seats = await self.store.seats(game.id)
-        old = next((s for s in seats if s.user_id == old_user), None)
-        if old is None:
-            raise UserError("That user is not playing in this game.")
-        if any(s.user_id == new_user for s in seats):
-            raise UserError("The substitute is already playing in this game.")
-        if not is_admin:
-            if not any(s.user_id == requester for s in seats):
-                raise UserError("Only the players or a moderator (Manage Channels) can replace a player.")
-            kind = replace_vote_kind(old_user, new_user)
-            agreed = await self.store.add_vote(game.id, kind, requester)
-            missing = [s.name for s in voters(seats) if s.user_id not in agreed and s.user_id != old_user]
-            if missing:
-                return game, False, missing
-            await self.store.clear_votes(game.id, kind)
-        await self._seat_substitute(game, old.seat, new_user, new_name)
-        return game, True, []
+
+        async def decide(game: GameRecord, seats: list[SeatRecord], votes: set[int]) -> Verdict[Tally]:
+            return await self._replacement(
+                game, seats, votes, requester, old_user, new_user, new_name, is_admin=is_admin, proposing=True
+            )
+
+        return await self._decided(game.id, decide, replace_vote_kind(old_user, new_user))
 
     async def replace_vote(
         self, game_id: int, voter: int, old_user: int, new_user: int, new_name: str
-    ) -> tuple[GameRecord, bool, list[str]]:
+    ) -> Tally:
         """A player approves a proposed substitute (the player being replaced does not vote)."""
-        game = await self._replacement_voted(game_id, voter, old_user, new_user)
-        return await self.replace_request(
-            game.channel_id, voter, old_user, new_user, new_name, is_admin=False
-        )
+
+        async def decide(game: GameRecord, seats: list[SeatRecord], votes: set[int]) -> Verdict[Tally]:
+            return await self._replacement(
+                game, seats, votes, voter, old_user, new_user, new_name, is_admin=False, proposing=False
+            )
+
+        return await self._decided(game_id, decide, replace_vote_kind(old_user, new_user))
 
     async def replace_refuse(self, game_id: int, voter: int, old_user: int, new_user: int) -> GameRecord:
-        """A player refuses a proposed substitute: the proposal and its approvals are dropped."""
-        game = await self._replacement_voted(game_id, voter, old_user, new_user)
-        await self.store.clear_votes(game.id, replace_vote_kind(old_user, new_user))
-        return game
+        """A player refuses a proposed substitute: the proposal and its approvals are dropped, and the
+        channel is told."""
+        kind = replace_vote_kind(old_user, new_user)
 
-    async def _replacement_voted(self, game_id: int, voter: int, old_user: int, new_user: int) -> GameRecord:
-        """Refuse a vote on a replacement from anyone but the players who decide it, or on one that no
-        longer applies."""
-        game = await self.store.game(game_id)
-        if game is None or game.status != GameStatus.ACTIVE:
-            raise UserError("That game is not being played.")
-        seats = await self.store.seats(game.id)
-        voting_seat(seats, voter, about=old_user)
-        if held_seat(seats, old_user) is None or held_seat(seats, new_user) is not None:
-            raise UserError("That replacement no longer applies: the seat has changed hands since.")
-        return game
+        async def decide(game: GameRecord, seats: list[SeatRecord], votes: set[int]) -> Verdict[GameRecord]:
+            voting_seat(seats, voter, about=old_user)
+            if not votes:
+                raise already(replacement_outcome(seats, old_user, new_user))
+            said = f"❌ <@{voter}> refused the replacement of <@{old_user}> by <@{new_user}>."
+            ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said)])
+            return Verdict(Seen.of(game.version, seats, kind, votes), ruling, game)
+
+        return await self._decided(game_id, decide, kind)
+
+    async def _replacement(
+        self,
+        game: GameRecord,
+        seats: list[SeatRecord],
+        votes: set[int],
+        user_id: int,
+        old_user: int,
+        new_user: int,
+        new_name: str,
+        *,
+        is_admin: bool,
+        proposing: bool,
+    ) -> Verdict[Tally]:
+        """A proposal (`proposing`: `/game replace`) or an approval (the button) of `new_user` for
+        `old_user`'s seat: recorded, and the seat handed over once every other seated player agrees."""
+        kind = replace_vote_kind(old_user, new_user)
+        seen = Seen.of(game.version, seats, kind, votes)
+        old = held_seat(seats, old_user)
+        if not is_admin:
+            if proposing:
+                voting_seat(seats, user_id, refusal=NOT_A_PLAYER)
+            else:
+                voting_seat(seats, user_id, about=old_user)
+                if not votes or old is None or held_seat(seats, new_user) is not None:
+                    raise already(replacement_outcome(seats, old_user, new_user))
+        if old is None:
+            raise UserError("That user is not playing in this game.")
+        if held_seat(seats, new_user) is not None:
+            raise UserError("The substitute is already playing in this game.")
+        if not is_admin:
+            if user_id in votes:
+                missing = ", ".join(
+                    escape_text(name) for name in still_to_agree(seats, votes, about=old_user)
+                )
+                raise UserError(f"You have agreed to this replacement already. Still to agree: {missing}.")
+            missing_names = still_to_agree(seats, votes | {user_id}, about=old_user)
+            if missing_names:
+                ruling = Ruling(add_votes=[(kind, user_id)])
+                return Verdict(seen, ruling, (game, False, missing_names))
+        said = f"🔁 <@{new_user}> now plays in <@{old_user}>'s seat."
+        ruling = await self._handover(game, seats, old, new_user, new_name, said)
+        return Verdict(seen, ruling, (game, True, []))
 
     async def take_seat(self, game_id: int, seat: Seat, user_id: int, name: str) -> GameRecord:
         """A substitute takes a seat whose player was dropped by the clock."""
-        game = await self.store.game(game_id)
-        if game is None or game.status != GameStatus.ACTIVE:
-            raise UserError("That game is not being played.")
-        seats = await self.store.seats(game.id)
-        if seat >= len(seats) or not seats[seat].dropped:
-            raise UserError("That seat has already been taken.")
-        if any(s.user_id == user_id for s in seats):
-            raise UserError("You are already playing in this game.")
-        await self._seat_substitute(game, seat, user_id, name)
-        return game
 
-    async def _seat_substitute(self, game: GameRecord, seat: Seat, user_id: int, name: str) -> None:
-        async with self._lock(game.id):
-            if not await self.store.replace_seat(game.id, seat, user_id, name):
-                raise UserError("The substitute is already playing in this game.")
-            fresh = await self.store.game(game.id)
-            assert fresh is not None
-            if seat in await self.to_act(fresh):
-                plans = await self._timer_plans(fresh, await self.store.seats(game.id), {seat})
-                await self.store.plan_timers(game.id, plans, [seat])
-                self._timers_planned(plans)
+        async def decide(game: GameRecord, seats: list[SeatRecord], _: set[int]) -> Verdict[GameRecord]:
+            if seat >= len(seats):
+                raise UserError("That seat does not exist.")
+            record = seats[seat]
+            if not record.dropped:
+                if record.user_id == user_id:
+                    raise already("you took this seat.")
+                raise already(f"<@{record.user_id}> took that seat.")
+            if held_seat(seats, user_id) is not None:
+                raise UserError("You are already playing in this game.")
+            said = f"🪑 <@{user_id}> takes the empty seat and plays on."
+            ruling = await self._handover(game, seats, record, user_id, name, said)
+            return Verdict(Seen.of(game.version, seats), ruling, game)
+
+        return await self._decided(game_id, decide)
+
+    async def _handover(
+        self, game: GameRecord, seats: list[SeatRecord], seat: SeatRecord, user_id: int, name: str, said: str
+    ) -> Ruling:
+        """The seat given to `user_id`: every proposal about the seat or for that substitute closed,
+        the seat's clock restarted if it is to act, the channel told, and the newcomer sent the seat's
+        private view (written with the change, so neither can be lost without the other)."""
+        newcomer = seat.model_copy(
+            update={"user_id": user_id, "name": name, "dm_closed": False, "vacation": False, "dropped": False}
+        )
+        after = [newcomer if s.seat == seat.seat else s for s in seats]
+        rules = self.rules_for(game.kind)
+        state = await self.state(game)
+        acting = seat.seat in rules.to_act(state)
+        timers = await self._timer_plans(game, after, {seat.seat}) if acting else []
+        table = announcer.Table(game=game, rules=rules, seats=after)
+        welcome = announcer.private_dm(
+            table,
+            game.version,
+            newcomer,
+            rules.view(state, seat.seat),
+            ["You took over this seat."],
+            acting,
+            picture=True,
+        )
+        return Ruling(
+            seat=SeatChange(seat=seat.seat, user_id=user_id, name=name),
+            clear_votes=[replacements_about(seat.user_id), replacements_for(user_id)],
+            timers=timers,
+            clear_timers=[seat.seat] if acting else [],
+            outbox=[notice(game, said), welcome],
+        )
+
+
+def replacement_outcome(seats: list[SeatRecord], old_user: int, new_user: int) -> str:
+    """What became of a replacement proposal that is no longer open, from the seats as they are."""
+    old, new = held_seat(seats, old_user), held_seat(seats, new_user)
+    if old is None and new is not None:
+        return f"<@{new_user}> now plays in <@{old_user}>'s seat."
+    if old is None:
+        return f"<@{old_user}>'s seat went to someone else, so this proposal no longer applies."
+    if new is not None:
+        return f"<@{new_user}> already plays in this game, so this proposal no longer applies."
+    return "the replacement was refused (a new `/game replace` can propose it again)."

@@ -8,21 +8,32 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.app.decisions import NOTHING, Decisions, Verdict, already, notice
 from bot.app.history import HistoryReads
-from bot.app.moves import Move, MoveActions
+from bot.app.moves import Move
 from bot.app.refusals import Refusal, UserError
 from bot.app.text import escape_text
 from bot.app.undo import UNDO, UndoPlan, plan_undo, undo_span
-from bot.app.votes import humans, undo_vote_kind, voters, voting_seat
-from bot.storage.store import ActionRecord, GameRecord, GameStatus, SeatRecord
+from bot.app.votes import humans, still_to_agree, undo_vote_kind, voting_seat
+from bot.storage.store import (
+    ActionRecord,
+    GameRecord,
+    GameStatus,
+    Ruling,
+    SeatRecord,
+    Seen,
+)
 from rules.core import Event, Game
 
 
-class UndoRequests(MoveActions, HistoryReads):
+class UndoRequests(Decisions, HistoryReads):
     """The service's part that plans, asks for, votes on and commits undos."""
 
     async def _undo_plan(self, game: GameRecord) -> tuple[UndoPlan | None, list[Any]]:
-        states, moves = await self._replay_log(game)
+        """The plan at the game's version as read: a move logged since (in another process) is not in
+        it, so a decision taken on it agrees with the rest of what it read (and its commit, finding
+        the game moved on, decides again)."""
+        states, moves = await self._replay_log(game, upto=game.version)
         return plan_undo(self.rules_for(game.kind), states, moves), states
 
     async def _current_undo_plan(self, game: GameRecord) -> UndoPlan | None:
@@ -73,20 +84,36 @@ class UndoRequests(MoveActions, HistoryReads):
     async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, UndoPlan, list[str]]:
         """Check that the caller may take back their turn (or last move); returns the plan and who must
         approve: nobody when the caller only rewinds their own turn still in progress, as the guide's
-        client does, or when nobody else plays."""
+        client does, or when nobody else plays. A request the others must approve opens its ballot
+        with the caller's approval (asking twice is refused: the request stands)."""
         game = await self.active_game(channel_id)
-        seat = await self.require_seat(game, user_id)
-        seats = await self.store.seats(game.id)
-        plan = await self._current_undo_plan(game)
-        refusal = undo_refusal(plan, seat, user_id, seats)
-        if refusal is not None:
-            raise UserError(refusal)
-        assert plan is not None
-        await self.store.clear_votes(game.id, undo_vote_kind(plan.last_version))
-        await self.store.add_vote(game.id, undo_vote_kind(plan.last_version), user_id)
-        if plan.in_progress and plan.solitary:
-            return game, plan, []  # rewinding only your own turn in progress needs nobody's approval
-        others = [s.name for s in humans(seats) if s.user_id != user_id and not s.dropped]
+
+        async def decide(
+            game: GameRecord, seats: list[SeatRecord], _: set[int]
+        ) -> Verdict[tuple[UndoPlan, list[str]]]:
+            seat = next((s for s in seats if s.user_id == user_id), None)
+            if seat is None:
+                raise UserError(
+                    "You are not playing in this game. You can follow it with `/board` and `/log`."
+                )
+            plan = await self._current_undo_plan(game)
+            refusal = undo_refusal(plan, seat, user_id, seats)
+            if refusal is not None:
+                raise UserError(refusal)
+            assert plan is not None
+            others = [s.name for s in humans(seats) if s.user_id != user_id and not s.dropped]
+            if (plan.in_progress and plan.solitary) or not others:
+                # rewinding only your own turn in progress, or at a table of one, needs nobody's approval
+                return Verdict(Seen.of(game.version, seats), NOTHING, (plan, []))
+            kind = undo_vote_kind(plan.last_version)
+            votes = await self.store.votes(game.id, kind)
+            if user_id in votes:
+                waiting = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
+                raise UserError(f"You have asked for this undo already. Waiting for: {waiting}.")
+            ruling = Ruling(clear_votes=[kind], add_votes=[(kind, user_id)])
+            return Verdict(Seen.of(game.version, seats, kind, votes), ruling, (plan, others))
+
+        plan, others = await self._decided(game.id, decide)
         return game, plan, others
 
     async def can_undo(self, game: GameRecord, user_id: int) -> bool:
@@ -103,11 +130,18 @@ class UndoRequests(MoveActions, HistoryReads):
     async def undo_vote(
         self, game_id: int, user_id: int, version: int, approve: bool
     ) -> tuple[str, Move | None]:
-        """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done)."""
-        async with self._lock(game_id):
-            game, seats = await self._playing(game_id)
+        """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done).
+        The approval that completes the vote commits the undo and closes the ballot in one transaction;
+        an answer to a request already decided is refused with what was decided."""
+        kind = undo_vote_kind(version)
+
+        async def decide(
+            game: GameRecord, seats: list[SeatRecord], votes: set[int]
+        ) -> Verdict[tuple[str, Move | None]]:
             voting_seat(seats, user_id)
             plan, states = await self._undo_plan(game)
+            if not votes:
+                raise await self._undo_decided(game, plan, version)
             # The vote is on the plan ending at `version`: still the plan if nothing effective came after
             # it, even when the log's last entry is an undo of a later move (the game's version then).
             if plan is None or plan.last_version != version:
@@ -116,18 +150,48 @@ class UndoRequests(MoveActions, HistoryReads):
                 )
             if plan.moves[-1].user_id == user_id:
                 raise UserError("You asked for this undo; the other players decide.")
-            kind = undo_vote_kind(version)
+            seen = Seen.of(game.version, seats, kind, votes)
             if not approve:
-                await self.store.clear_votes(game.id, kind)
-                return "refused", None
-            agreed = await self.store.add_vote(game.id, kind, user_id)
-            if any(s.user_id not in agreed for s in voters(seats)):
-                return "waiting", None
-            await self.store.clear_votes(game.id, kind)
-            return "done", await self._undo(game, seats, plan, states, how=", with the table's agreement")
+                said = f"❌ <@{user_id}> refused the undo; the move stands."
+                return Verdict(
+                    seen, Ruling(clear_votes=[kind], outbox=[notice(game, said)]), ("refused", None)
+                )
+            if user_id in votes:
+                waiting = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
+                raise UserError(f"You have approved this undo already. Waiting for: {waiting}.")
+            if still_to_agree(seats, votes | {user_id}):
+                return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), ("waiting", None))
+            # the last approval: the undo is a move, committed with the ballot's close
+            move = await self._undo(
+                game, seats, plan, states, how=", with the table's agreement", ballot=kind
+            )
+            return Verdict(seen, NOTHING, ("done", move))
+
+        return await self._decided(game_id, decide, kind)
+
+    async def _undo_decided(self, game: GameRecord, plan: UndoPlan | None, version: int) -> UserError:
+        """Why an answer to the undo request ending at `version` comes too late: it was carried, it was
+        refused, or the game has moved on."""
+        taken = [
+            record
+            for record in await self.store.actions(game.id, since=version)
+            if record.action.get("kind") == UNDO and record.action.get("version") == version
+        ]
+        if taken:
+            return already("everyone agreed, and it was taken back.")
+        if plan is not None and plan.last_version == version:
+            return already("the undo was refused, so the move stands.")
+        return UserError("The game has moved on since that request, so it no longer applies.", Refusal.STALE)
 
     async def _undo(
-        self, game: GameRecord, seats: list[SeatRecord], plan: UndoPlan, states: list[Any], *, how: str
+        self,
+        game: GameRecord,
+        seats: list[SeatRecord],
+        plan: UndoPlan,
+        states: list[Any],
+        *,
+        how: str,
+        ballot: str | None = None,
     ) -> Move:
         count = len(plan.moves)
         current, target = states[-1], states[-1 - count]
@@ -142,6 +206,8 @@ class UndoRequests(MoveActions, HistoryReads):
             target,
             [event],
             None,
+            clear_votes=[ballot] if ballot else [],
+            conflicts=ballot is not None,
         )
 
     async def undo_alone(self, channel_id: int, user_id: int) -> Move:

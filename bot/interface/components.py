@@ -11,6 +11,7 @@ custom_id layouts (Discord allows 100 characters):
   g:<game>:grp:<menu>:<path>          open a part of a menu too big for one message ('r.2.0')
   g:<game>:up:<menu>:<path>           back to the part that holds it
   g:<game>:sec:0:<section>             a part of the board in detail ('goods'), or 'board' itself
+  g:<game>:page:<n>:<section>          page n (from 1) of a section cut into pages (a long key)
   s:<game>:pick:<menu>:<n>             a select of moves; its option values are choice keys
   s:<game>:opt:<option name>           a lobby option (host only)
 """
@@ -46,6 +47,7 @@ DIRECT_MOST = MAX_SELECTS * MAX_SELECT_OPTIONS
 """The most choices one message offers directly: four selects of 25."""
 BUTTON_LABEL = 80
 OPTION_LABEL = 100
+OPTION_DESCRIPTION = 100
 ROOT = "r"
 _SPLIT = re.compile(r" → |: |; | with | for | from ")
 
@@ -154,6 +156,8 @@ class Entry:
     path: str = ""
     options: list[Choice] = field(default_factory=list)
     option_labels: list[str] = field(default_factory=list)
+    option_descriptions: list[str] = field(default_factory=list)
+    """What an option's label had no room for (its beginning), shown under it; '' when it fit."""
     style: str = "secondary"
 
 
@@ -162,37 +166,58 @@ class Node:
     title: str
     members: list[Choice]
     depth: int
+    room: int | None = None
+    """The buttons this node's message may hold (the root gives up a row to the pinned choices)."""
+
+    @property
+    def buttons(self) -> int:
+        return MAX_BUTTONS if self.room is None else self.room
+
+    @property
+    def selects(self) -> int:
+        return MAX_SELECTS if self.room is None else MAX_SELECTS - (MAX_BUTTONS - self.room) // 5
+
+
+def pinned(choices: list[Choice]) -> list[Choice]:
+    """The choices that stay buttons at the top of the menu whatever its size: the ones the game marks
+    as the seat's way out (end the turn, pass, done), so "End turn" never hides in a select or a part.
+    None when everything fits as buttons anyway, or when a row cannot be spared."""
+    ends = [c for c in choices if getattr(c, "ends", False)][:5]
+    if not ends or len(choices) <= MAX_BUTTONS or MAX_BUTTONS <= 5 or len(ends) == len(choices):
+        return []
+    return ends
 
 
 def _group_title(choice: Choice) -> str:
     return choice.group or "Moves"
 
 
-def _partition(members: list[Choice], depth: int) -> list[Node]:
+def _partition(node: Node) -> list[Node]:
     """A node's children: the games' groups first, then the labels' subgroups, then plain runs."""
+    members, depth, most = node.members, node.depth, node.buttons
     if depth == 0:
         groups: dict[str, list[Choice]] = {}
         for choice in members:
             groups.setdefault(_group_title(choice), []).append(choice)
-        if len(groups) > 1 and len(groups) <= MAX_BUTTONS:
+        if len(groups) > 1 and len(groups) <= most:
             return [Node(title, part, depth + 1) for title, part in groups.items()]
     subs = _subgroups(members, depth)
-    if _meaningful(subs):
+    if _meaningful(subs, most):
         return [Node(title, part, depth + 1) for title, part in subs.items()]
     # too many subgroups (or one too big): pack consecutive ones into at most 20 runs
     pieces = [part[i : i + DIRECT_MOST] for part in subs.values() for i in range(0, len(part), DIRECT_MOST)]
     runs: list[list[Choice]] = []
-    for cap in range(max(-(-len(members) // MAX_BUTTONS), 1), DIRECT_MOST + 1):
+    for cap in range(max(-(-len(members) // most), 1), DIRECT_MOST + 1):
         runs = []
         for piece in pieces:
             if runs and len(runs[-1]) + len(piece) <= cap:
                 runs[-1].extend(piece)
             else:
                 runs.append(list(piece))
-        if len(runs) <= MAX_BUTTONS:
+        if len(runs) <= most:
             break
     else:  # even runs, whatever the subgroups
-        size = max(-(-len(members) // MAX_BUTTONS), 1)
+        size = max(-(-len(members) // most), 1)
         runs = [members[i : i + size] for i in range(0, len(members), size)]
     return [Node(_run_title(run), run, depth + 1) for run in runs]
 
@@ -206,9 +231,10 @@ def _subgroups(members: list[Choice], depth: int) -> dict[str, list[Choice]]:
     return subs
 
 
-def _meaningful(subs: dict[str, list[Choice]]) -> bool:
+def _meaningful(subs: dict[str, list[Choice]], most: int | None = None) -> bool:
     """Whether the subgroups make good buttons: several, at most 20, each fitting one message."""
-    return 1 < len(subs) <= MAX_BUTTONS and all(len(part) <= DIRECT_MOST for part in subs.values())
+    most = MAX_BUTTONS if most is None else most
+    return 1 < len(subs) <= most and all(len(part) <= DIRECT_MOST for part in subs.values())
 
 
 def _run_title(run: list[Choice]) -> str:
@@ -218,10 +244,10 @@ def _run_title(run: list[Choice]) -> str:
 
 def _direct(node: Node) -> bool:
     """Whether a node's choices fit one message (buttons, or selects below the root)."""
-    if len(node.members) <= MAX_BUTTONS:
+    if len(node.members) <= node.buttons:
         return True
     if node.depth == 0:
-        return len(_select_chunks(node)) <= MAX_SELECTS
+        return len(_select_chunks(node)) <= node.selects
     if len(node.members) <= MAX_SELECT_OPTIONS:
         return True
     if node.depth == 1 and len(node.members) <= DIRECT_MOST:
@@ -248,16 +274,26 @@ def _select_chunks(node: Node) -> list[tuple[str, list[Choice]]]:
     return chunks
 
 
+def _root(choices: list[Choice]) -> Node:
+    """The whole menu but its pinned choices, in a message that keeps a row for them."""
+    pins = pinned(choices)
+    if not pins:
+        return Node("Your choices", list(choices), 0)
+    keys = {c.key for c in pins}
+    rest = [c for c in choices if c.key not in keys]
+    return Node("Your choices", rest, 0, room=MAX_BUTTONS - 5)
+
+
 def menu_node(choices: list[Choice], path: str = ROOT) -> Node:
     """The node a path ('r', 'r.2', 'r.2.0') names; ValueError when the choices no longer have it."""
-    node = Node("Your choices", list(choices), 0)
+    node = _root(choices)
     parts = path.split(".")
     if parts[0] != ROOT:
         raise ValueError(path)
     for part in parts[1:]:
         if _direct(node) or not part.isdigit():
             raise ValueError(path)
-        children = _partition(node.members, node.depth)
+        children = _partition(node)
         index = int(part)
         if index >= len(children):
             raise ValueError(path)
@@ -270,7 +306,7 @@ def path_to(choices: list[Choice], keys: set[str]) -> str:
     path = ROOT
     node = menu_node(choices, path)
     while not _direct(node):
-        children = _partition(node.members, node.depth)
+        children = _partition(node)
         found = next((i for i, child in enumerate(children) if keys <= {c.key for c in child.members}), None)
         if found is None:
             break
@@ -284,7 +320,7 @@ def menu_entries(choices: list[Choice], path: str = ROOT) -> list[Entry]:
     node = menu_node(choices, path)
     short = _shortener(node)
     entries: list[Entry] = []
-    if len(node.members) <= MAX_BUTTONS:
+    if len(node.members) <= node.buttons:
         entries = [
             Entry("choice", short(c.label), i // 5, choice=c, style=c.style)
             for i, c in enumerate(node.members)
@@ -294,8 +330,8 @@ def menu_entries(choices: list[Choice], path: str = ROOT) -> list[Entry]:
             entries.append(Entry("select", f"{title}: choose…", row, options=part))
             entries[-1].option_labels = [short(c.label) for c in part]
     else:
-        children = _partition(node.members, node.depth)
-        opened = _collapse(children)
+        children = _partition(node)
+        opened = _collapse(children, node.buttons)
         slot = 0
         for index, child in enumerate(children):
             if index in opened:
@@ -308,7 +344,10 @@ def menu_entries(choices: list[Choice], path: str = ROOT) -> list[Entry]:
                         Entry("choice", choice.label, slot // 5, choice=choice, style=choice.style)
                     )
                     slot += 1
-    if path != ROOT:
+    if path == ROOT:
+        row = max((e.row for e in entries), default=-1) + 1
+        entries += [Entry("choice", c.label, row, choice=c, style=c.style) for c in pinned(choices)]
+    else:
         parent = path.rsplit(".", 1)[0]
         entries.append(Entry("up", "◀ Back", MAX_ROWS - 1, path=parent))
     _distinguish(entries)
@@ -326,13 +365,13 @@ def _shortener(node: Node) -> Callable[[str], str]:
     return lambda label: (label[len(title) :].lstrip(" →:;,") or label) if label.startswith(title) else label
 
 
-def _collapse(children: list[Node]) -> set[int]:
-    """Which children get an "open" button: as few as needed to fit 20 buttons, the largest first."""
+def _collapse(children: list[Node], most: int) -> set[int]:
+    """Which children get an "open" button: as few as needed to fit `most` buttons, the largest first."""
     collapsed = set(range(len(children)))
     used = len(children)
     for index in sorted(collapsed, key=lambda i: len(children[i].members)):
         extra = len(children[index].members) - 1
-        if used + extra > MAX_BUTTONS:
+        if used + extra > most:
             break
         collapsed.discard(index)
         used += extra
@@ -342,6 +381,24 @@ def _collapse(children: list[Node]) -> set[int]:
 def visible(label: str, limit: int) -> str:
     """The label as Discord shows it: on one line, cut at `limit`."""
     return plain_text(label, limit)
+
+
+def abbreviate(label: str, limit: int) -> tuple[str, str]:
+    """A label too long for `limit`, shortened where it says what the move is about rather than at its
+    end, which tells the move from its variants ('Explorer: settle Ireland (dist 2) as a 3-city
+    (citizen); pay with Cartographer, Scout'): the longest tail after a separator that fits, after as
+    much of the beginning as room leaves. Returns the shown text and the beginning it shortened ('' when
+    the label fits, or has no separator to cut at: then the end is cut as before)."""
+    if len(label) <= limit:
+        return label, ""
+    cuts = [m.end() for m in _SPLIT.finditer(label) if len(label) - m.end() <= limit - 2]
+    if not cuts:
+        return label, ""
+    cut = min(cuts)
+    head, tail = label[:cut].rstrip(" →:;,"), label[cut:]
+    room = limit - len(tail) - 2
+    shown = (head[:room].rstrip() + "… " + tail) if room >= 12 else "…" + tail
+    return shown, head
 
 
 def distinct_labels(labels: list[str], limit: int) -> list[str]:
@@ -374,12 +431,15 @@ def distinct_labels(labels: list[str], limit: int) -> list[str]:
 
 def _distinguish(entries: list[Entry]) -> None:
     buttons = [e for e in entries if e.kind != "select"]
-    for entry, label in zip(buttons, distinct_labels([e.label for e in buttons], BUTTON_LABEL), strict=True):
+    shortened = [abbreviate(e.label, BUTTON_LABEL)[0] for e in buttons]
+    for entry, label in zip(buttons, distinct_labels(shortened, BUTTON_LABEL), strict=True):
         entry.label = label
-    options = [label for e in entries for label in e.option_labels]
-    labels = iter(distinct_labels(options, OPTION_LABEL))
+    options = [abbreviate(label, OPTION_LABEL) for e in entries for label in e.option_labels]
+    labels = iter(distinct_labels([shown for shown, _ in options], OPTION_LABEL))
+    heads = iter(visible(head, OPTION_DESCRIPTION) for _, head in options)
     for entry in entries:
         entry.option_labels = [next(labels) for _ in entry.options]
+        entry.option_descriptions = [next(heads) for _ in entry.options]
         if entry.kind == "select":
             entry.label = clip(entry.label, 150)
 
@@ -421,8 +481,10 @@ def choice_menu(game_id: int, choices: list[Choice], path: str = ROOT) -> discor
             select = discord.ui.Select(
                 placeholder=entry.label,
                 options=[
-                    discord.SelectOption(label=label, value=c.key)
-                    for c, label in zip(entry.options, entry.option_labels, strict=True)
+                    discord.SelectOption(label=label, value=c.key, description=about or None)
+                    for c, label, about in zip(
+                        entry.options, entry.option_labels, entry.option_descriptions, strict=True
+                    )
                 ],
                 row=entry.row,
             )
@@ -441,18 +503,33 @@ def turn_buttons(game_id: int, *, finished: bool = False) -> discord.ui.View:
     return view
 
 
-def section_buttons(game_id: int, sections: list[str], shown: str = "board") -> discord.ui.View | None:
+def section_buttons(
+    game_id: int, sections: list[str], shown: str = "board", *, page: int = 0, pages: int = 1
+) -> discord.ui.View | None:
     """Under a board or section picture shown to one person: one button per section of the board
     (the detail a phone-sized turn picture leaves out), so a phone user never types a section's name.
-    The one shown is greyed out; None when the game has no sections."""
+    The one shown is greyed out; None when the game has no sections. A section cut into `pages` (each
+    no taller than a phone screen) gets a row to turn them: ◀, "Page 2 of 3" (greyed) and ▶."""
     if not sections:
         return None
     view = discord.ui.View(timeout=None)
-    for index, name in enumerate(["board", *sections][: 5 * MAX_ROWS]):
+    names = ["board", *sections][: 5 * (MAX_ROWS - 1)]
+    for index, name in enumerate(names):
         label = "Board" if name == "board" else name.capitalize()
         button = GameButton(game_id, "sec", menu="0", key=name, label=clip(label, 80), row=index // 5)
         button.item.disabled = name == shown
         view.add_item(button)
+    if pages > 1 and shown != "board":
+        row = (len(names) + 4) // 5
+        turns = (  # (page to show, 1-based: distinct in each button's id, label, greyed out)
+            (page, "◀ Previous", page <= 0),
+            (page + 1, f"Page {page + 1} of {pages}", True),
+            (page + 2, "Next ▶", page >= pages - 1),
+        )
+        for number, label, disabled in turns:
+            button = GameButton(game_id, "page", menu=str(number), key=shown, label=label, row=row)
+            button.item.disabled = disabled
+            view.add_item(button)
     return view
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from bot.app.metrics import Metrics
 from bot.interface.workers import WorkerPool
 from renderer.animation import replay
-from renderer.registry import render, render_changes, render_overlay
+from renderer.registry import Page, render, render_changes, render_overlay, render_overlay_pages
 from rules.core import View
 
 CACHE_BYTES = 48_000_000
@@ -53,9 +53,15 @@ class Painter:
         kind = "board" if view.seat is None else "hand"
         return await self._drawn(_digest("png", view, sorted(marks)), kind, render, view, marks)
 
-    async def overlay(self, view: View, name: str, target: str | None) -> bytes:
-        key = _digest("overlay", view, name, target)
-        return await self._drawn(key, "section", render_overlay, view, name, target)
+    async def overlay(self, view: View, name: str, target: str | None, page: int = 0) -> Page:
+        """One page of a section (a long one is cut into phone-sized pages)."""
+        key = _digest("overlay", view, name, target, page)
+        return await self._drawn(key, "section", render_overlay, view, name, target, page)
+
+    async def overlay_pages(self, view: View, name: str, target: str | None) -> list[bytes]:
+        """Every page of a section, for a post everybody sees."""
+        key = _digest("pages", view, name, target)
+        return await self._drawn(key, "section", render_overlay_pages, view, name, target)
 
     async def changes(self, old: View, new: View) -> tuple[bytes, list[str]]:
         """`new` with what changed since `old` marked, and the changes in words."""
@@ -98,9 +104,19 @@ class Painter:
                 self.metrics.render_seconds.labels(kind).observe(time.perf_counter() - started)
 
     def _keep(self, key: str, picture: Any) -> None:
-        size = len(picture[0] if isinstance(picture, tuple) else picture)
-        self._cache[key], self._sizes[key] = picture, size
-        self._kept += size
+        self._cache[key], self._sizes[key] = picture, _size(picture)
+        self._kept += self._sizes[key]
         while self._kept > self._budget and len(self._cache) > 1:
             oldest, _ = self._cache.popitem(last=False)
             self._kept -= self._sizes.pop(oldest)
+
+
+def _size(picture: Any) -> int:
+    """The bytes a kept picture holds: a PNG, a page of one, every page, or a PNG with its words."""
+    if isinstance(picture, bytes):
+        return len(picture)
+    if isinstance(picture, Page):
+        return len(picture.png)
+    if isinstance(picture, list):
+        return sum(len(part) for part in picture)
+    return len(picture[0])

@@ -107,17 +107,20 @@ class Reply:
         *,
         view: discord.ui.View | None = None,
         file: discord.File | None = None,
+        files: list[discord.File] | None = None,
         embeds: list[discord.Embed] | None = None,
         ephemeral: bool = True,
     ) -> None:
-        """The answer: replaces the clicked message when `update`, else a new (ephemeral) message."""
+        """The answer: replaces the clicked message when `update`, else a new (ephemeral) message.
+        `files` attaches several pictures (a section's pages) where `file` attaches one."""
         content = _fit(content)
+        attached = [*([file] if file is not None else []), *(files or [])]
         async with self._lock:
             self._stop_timer()
             response = self.interaction.response
             if self.update:
                 kwargs: dict[str, Any] = {"content": content, "view": view}
-                kwargs["attachments"] = [file] if file is not None else []
+                kwargs["attachments"] = attached
                 if not response.is_done():
                     await response.edit_message(**kwargs)
                 else:
@@ -128,8 +131,10 @@ class Reply:
                 kwargs["embeds"] = embeds
             if view is not None:
                 kwargs["view"] = view
-            if file is not None:
-                kwargs["file"] = file
+            if len(attached) == 1:
+                kwargs["file"] = attached[0]
+            elif attached:
+                kwargs["files"] = attached
             if not response.is_done():
                 await response.send_message(content, **kwargs)
             else:

@@ -115,6 +115,10 @@ class MoveConflict(Exception):
     """The game moved on (another move was committed first); nothing was written."""
 
 
+class SeatChanged(MoveConflict):
+    """The seat changed hands after the move was read (a substitute took it); nothing was written."""
+
+
 class DuplicateInteraction(Exception):
     """This interaction was already applied; nothing was written."""
 

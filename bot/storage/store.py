@@ -20,6 +20,7 @@ from typing import Any
 from bot.storage import backup
 from bot.storage.copying import CopyQueries
 from bot.storage.database import SQLITE, Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.decisions import DecisionConflict, DecisionQueries, Ruling, SeatChange, Seen
 from bot.storage.outbox import OutboxQueries, enqueue_in
 from bot.storage.records import (
     OPEN_STATUSES,
@@ -31,6 +32,7 @@ from bot.storage.records import (
     GameStatus,
     MoveConflict,
     OutboxRow,
+    SeatChanged,
     SeatRecord,
     Timer,
     TimerPlan,
@@ -43,13 +45,18 @@ __all__ = [
     "OPEN_STATUSES",
     "ActionRecord",
     "ChannelBusy",
+    "DecisionConflict",
     "Delivery",
     "DuplicateInteraction",
     "GameRecord",
     "GameStatus",
     "MoveConflict",
     "OutboxRow",
+    "Ruling",
+    "SeatChange",
+    "SeatChanged",
     "SeatRecord",
+    "Seen",
     "Timer",
     "TimerPlan",
     "utc_now",
@@ -62,7 +69,7 @@ class SchemaMismatch(Exception):
     """The database was migrated with a migration file that has changed since: the start is refused."""
 
 
-class Store(TimerQueries, OutboxQueries, CopyQueries):
+class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
     """The one store interface, on SQLite or PostgreSQL; open with `await Store.open(url_or_path)`."""
 
     def __init__(self, db: Database, now: Callable[[], str] = utc_now) -> None:
@@ -317,18 +324,6 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         )
         return changed == 1
 
-    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> bool:
-        """Give a seat to another user, keeping the seat (and so its private information)."""
-        try:
-            changed = await self._db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, dm_closed = 0, vacation = 0, dropped = 0"
-                " WHERE game_id = ? AND seat = ?",
-                (user_id, name, game_id, seat),
-            )
-        except IntegrityError:
-            return False  # already seated in this game
-        return changed == 1
-
     async def set_dm_closed(self, game_id: int, user_id: int, closed: bool) -> bool:
         """Record whether DMs to this seat fail; True if that changed (so the notice is posted once)."""
         changed = await self._db.execute(
@@ -352,13 +347,18 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         timers: list[TimerPlan] = (),  # type: ignore[assignment]
         clear_timers: list[int] = (),  # type: ignore[assignment]
         outbox: list[Delivery] = (),  # type: ignore[assignment]
+        holder: int | None = None,
+        clear_votes: list[str] = (),  # type: ignore[assignment]
     ) -> int:
         """Append the move at game.version + 1 and move the snapshot there; returns the new version.
 
         Raises DuplicateInteraction if this interaction was already applied, MoveConflict if the game
-        is no longer at `game.version` (another move won the race). The conditional UPDATE is the
+        is no longer at `game.version` (another move won the race), SeatChanged if the seat is no
+        longer held by `holder` (a substitute took it meanwhile). The conditional UPDATE is the
         arbiter on both databases: SQLite runs one writer at a time, PostgreSQL makes the second
-        writer wait for the row and re-check `version = ?` against the committed row.
+        writer wait for the row and re-check `version = ?` against the committed row; a seat change
+        locks that row too (`commit_decision`), so the seat read after it is the committed one.
+        `clear_votes`: the ballots the move closes (an undo the table agreed to).
         """
         new_version = game.version + 1
         now = self._now()
@@ -376,6 +376,14 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             )
             if changed != 1:
                 raise MoveConflict
+            if holder is not None:
+                held = await tx.fetchone(
+                    "SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game.id, seat)
+                )
+                if held is None or int(held[0]) != holder:
+                    raise SeatChanged
+            for kind in clear_votes:
+                await tx.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game.id, kind))
             try:
                 await _log_action(
                     tx, game.id, new_version, seat, user_id, action, events, interaction_id, now
@@ -596,6 +604,34 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
             "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
         )
         return {row[0] for row in rows}
+
+    async def read_table(
+        self, game_id: int, ballot: str | Callable[[GameRecord], str] | None = None
+    ) -> tuple[GameRecord | None, list[SeatRecord], set[int]]:
+        """The game, its seats and the approvals of `ballot` (a kind, or made from the game: votes keyed
+        by its version), read together: under the game row's lock, which every move and decision
+        takes before writing, so the three agree with each other. What a decision is taken on."""
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone("SELECT * FROM games WHERE id = ?" + self._db.for_update, (game_id,))
+            if row is None:
+                return None, [], set()
+            game = _game(row)
+            rows = await tx.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+            seats = [SeatRecord(**dict(seat)) for seat in rows]
+            kind = ballot(game) if callable(ballot) else ballot
+            if kind is None:
+                return game, seats, set()
+            votes = await tx.fetchall(
+                "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+            )
+            return game, seats, {int(vote[0]) for vote in votes}
+
+    async def votes(self, game_id: int, kind: str) -> set[int]:
+        """Who has approved the ballot `kind` (empty: no such vote is open)."""
+        rows = await self._db.fetchall(
+            "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind)
+        )
+        return {int(row[0]) for row in rows}
 
     async def clear_votes(self, game_id: int, kind: str) -> None:
         await self._db.execute("DELETE FROM votes WHERE game_id = ? AND kind = ?", (game_id, kind))

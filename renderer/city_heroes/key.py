@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from functools import cache
 
@@ -11,7 +10,6 @@ from renderer.canvas import (
     Palette,
     Sheet,
     ellipsize,
-    to_png,
 )
 from renderer.city_heroes.layout import (
     ACTING,
@@ -140,19 +138,20 @@ def _legend_rows() -> list[list[tuple[Symbol, str]]]:
 
 
 def _legend(sheet: Sheet) -> None:
-    rows = _legend_rows()
+    """A block a row, so that the key can be cut into pages between any two."""
+    for row in _legend_rows():
 
-    def paint(draw: Draw, y: int) -> None:
-        for index, row in enumerate(rows):
-            top, x = y + index * ROW, LEFT
+        def paint(draw: Draw, y: int, row: list[tuple[Symbol, str]] = row) -> None:
+            x = LEFT
             for symbol, meaning in row:
-                x += symbol(draw, x, top) + 10
+                x += symbol(draw, x, y) + 10
                 if meaning:
                     text = ellipsize(meaning, RIGHT - x, SMALL)
-                    draw_label(draw, (x, top + 2), text, SMALL)
+                    draw_label(draw, (x, y + 2), text, SMALL)
                     x += width_of(text, SMALL) + 24
 
-    sheet.block(len(rows) * ROW + 8, paint)
+        sheet.block(ROW, paint)
+    sheet.space(8)
 
 
 STRIP_WORDS = (
@@ -162,34 +161,34 @@ STRIP_WORDS = (
 )
 
 
-def render_key(view: View) -> bytes:
+def render_key(view: View) -> Sheet:
     """Every symbol, colour and building code on the pictures."""
     as_city_heroes(view)
-    return _key_png()
+    return _key_sheet()
 
 
 @cache
-def _key_png() -> bytes:
-    """The key depends on no view, so it is drawn once."""
+def _key_sheet() -> Sheet:
+    """The key depends on no view, so it is laid out once (and cut into pages by the overlay)."""
     sheet = new_sheet()
     sheet.title("City Heroes · key")
+    sheet.keep_header()
     _legend(sheet)
     paragraph(sheet, STRIP_WORDS, size=SMALL, color=Palette.muted)
     sheet.heading("Building and public work codes")
     entries = sorted(CODES.items(), key=lambda item: item[1].lower())
-    half = math.ceil(len(entries) / 2)
     column = INNER // 2
+    for start in range(0, len(entries), 2):  # two codes a row, in alphabetical order along the rows
 
-    def codes(draw: Draw, y: int) -> None:
-        for index, (key, code) in enumerate(entries):
-            x = LEFT + (index // half) * column
-            top = y + (index % half) * ROW
-            is_work = key in static_names()[1]
-            fill, ink = WORK_FILL if is_work else LEVEL_FILL.get(building_level(key), LEVEL_FILL[1])
-            width = badge_width(code)
-            draw_badge(draw, (x + width / 2, top + ROW / 2 - 2), code, fill, ink)
-            name = static_names()[1].get(key) if is_work else building_name(key)
-            draw_label(draw, (x + 50, top + 2), ellipsize(name or key, column - 58, SMALL), SMALL)
+        def codes(draw: Draw, y: int, pair: list[tuple[str, str]] = entries[start : start + 2]) -> None:
+            for index, (key, code) in enumerate(pair):
+                x = LEFT + index * column
+                is_work = key in static_names()[1]
+                fill, ink = WORK_FILL if is_work else LEVEL_FILL.get(building_level(key), LEVEL_FILL[1])
+                width = badge_width(code)
+                draw_badge(draw, (x + width / 2, y + ROW / 2 - 2), code, fill, ink)
+                name = static_names()[1].get(key) if is_work else building_name(key)
+                draw_label(draw, (x + 50, y + 2), ellipsize(name or key, column - 58, SMALL), SMALL)
 
-    sheet.block(half * ROW + 8, codes)
-    return to_png(sheet.image())
+        sheet.block(ROW, codes)
+    return sheet

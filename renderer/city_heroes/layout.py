@@ -22,7 +22,7 @@ from renderer.canvas import (
     text_width,
     wrap,
 )
-from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
+from renderer.phone import MIN_TEXT, PHONE_WIDTH, max_height
 from rules.city_heroes.view import CityHeroesView, SeatView, TileView
 from rules.core import View
 
@@ -353,6 +353,12 @@ def draw_footer(sheet: Sheet) -> None:
 
 
 # ---- the map ------------------------------------------------------------------------------------
+GAP = 1.5
+"""Between a tile's hexagon and the next one's: half the gap between two tiles."""
+RING = 4
+"""A changed tile's magenta ring, from the middle of the gap around it inwards."""
+
+
 class Geometry:
     """Pointy-top hexes in axial coordinates, `s` px from centre to corner, centred on the sheet."""
 
@@ -411,7 +417,8 @@ def draw_map(
     """The hex map; with `prices` (tile -> ducats) the buyable overlay: affordable tiles outlined in yellow
     with a gold coin, dearer neutral tiles with a grey coin, the rest faded. A changed tile (a mark
     "tile:<id>") gets a magenta hexagon rather than the sheet's rectangle, which would cover its
-    neighbours' badges."""
+    neighbours' badges. The ring lies in the gap between tiles and on a pixel of each band beside it, so
+    the owner's colour still shows and the tile's number stays clear of it."""
     band = max(6, round(geo.s * 0.15))
 
     def paint(draw: Draw, y: int) -> None:
@@ -425,8 +432,8 @@ def draw_map(
             faded = prices is not None and not buyable and (buyer is None or tile.owner != buyer)
             if faded:
                 terrain = tint(terrain, FADED)
-            outer = geo.corners(center, s - 1.5)
-            inner = geo.corners(center, s - 1.5 - band)
+            outer = geo.corners(center, s - GAP)
+            inner = geo.corners(center, s - GAP - band)
             if buyable:
                 draw.polygon(outer, fill=Palette.ink)
                 draw.polygon(geo.corners(center, s - 4), fill=BUY)
@@ -445,8 +452,7 @@ def draw_map(
             if f"tile:{tile.id}" in sheet.changed:
                 changed.append(center)
         for center in changed:  # after every tile, so no neighbour paints over a frame
-            draw.polygon(geo.corners(center, s - 1), outline=Palette.changed, width=6)
-            draw.polygon(geo.corners(center, s - 7), outline=WHITE, width=2)
+            draw.polygon(geo.corners(center, s + GAP), outline=Palette.changed, width=RING)
 
     sheet.block(geo.height, paint)
 
@@ -469,7 +475,7 @@ def _tile_items(tile: TileView, faded: bool) -> list[tuple[str, Color, Color]]:
 def _tile_content(draw: Draw, tile: TileView, center: tuple[float, float], s: float, faded: bool) -> None:
     """Three rows in the hex: number and resource disc; badges; work stages and garrison."""
     x, y = center
-    top, bottom = y - 0.53 * s, y + 0.5 * s
+    top, bottom = y - 0.5 * s, y + 0.5 * s
     ink = Palette.bad if tile.pillaged else Palette.ink
     if faded:
         ink = tint(ink, 0.35)
@@ -510,7 +516,7 @@ def _coin(draw: Draw, center: tuple[float, float], price: int, affordable: bool)
 
 def fitted_map(sheet: Sheet, view: CityHeroesView, below: int = 0) -> None:
     """The map scaled into what is left of `MAX_HEIGHT` once `below` px more are added after it."""
-    room = MAX_HEIGHT - sheet.used - below
+    room = max_height() - sheet.used - below
     draw_map(sheet, view, Geometry.fitting(view.radius, room))
 
 

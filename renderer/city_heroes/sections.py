@@ -38,6 +38,7 @@ from renderer.city_heroes.layout import (
     width_of,
     work_name,
 )
+from renderer.phone import MAX_HEIGHT
 from renderer.registry import Overlay
 from rules import words
 from rules.city_heroes.view import CityHeroesView, SeatView, TileView
@@ -110,14 +111,16 @@ def _city_panel(sheet: Sheet, view: CityHeroesView, seat: SeatView) -> None:
     sheet.block(height, paint)
 
 
-def render_cities(view: View) -> bytes:
-    """Every city's full panel: what the turn picture's score strip leaves out."""
+def render_cities(view: View) -> Sheet:
+    """Every city's full panel: what the turn picture's score strip leaves out (a panel a block, so a
+    big table's cities are cut into pages between them)."""
     game = as_city_heroes(view)
     sheet = new_sheet()
     sheet.title("City Heroes · cities", subtitle=status_line(game))
+    sheet.keep_header()
     for seat in game.seats:
         _city_panel(sheet, game, seat)
-    return to_png(sheet.image())
+    return sheet
 
 
 def buy_prices(view: CityHeroesView, seat: int) -> dict[int, int]:
@@ -145,9 +148,10 @@ def _distance(a: TileView, b: TileView) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-def _full_map(view: CityHeroesView) -> Geometry:
-    """The map as wide as the sheet allows: sections may be taller than a phone screen."""
-    return Geometry.fitting(view.radius, 10_000)
+def _fitted_map(sheet: Sheet, view: CityHeroesView, below: int) -> Geometry:
+    """The map as large as a phone screen allows once the blocks so far and `below` px after it are
+    drawn: one picture, never taller than 4:5."""
+    return Geometry.fitting(view.radius, MAX_HEIGHT - sheet.used - below)
 
 
 def render_buyable(view: View, seat: int | None = None) -> bytes:
@@ -160,7 +164,7 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
     if seat is None or not 0 <= seat < len(game.seats):
         sheet.title("City Heroes · tiles for sale", subtitle=headline)
         paragraph(sheet, "Nobody is buying: the game is over.", size=BODY, bold=True)
-        draw_map(sheet, game, _full_map(game))
+        draw_map(sheet, game, _fitted_map(sheet, game, 0))
         return to_png(sheet.image())
     player = game.seats[seat]
     prices = buy_prices(game, seat)
@@ -169,14 +173,13 @@ def render_buyable(view: View, seat: int | None = None) -> bytes:
     sheet.title(f"City Heroes · tiles {name_in_text(player.name, 40)} can buy", subtitle=headline)
     for text, color in _buy_notes(game, seat, prices, affordable):
         paragraph(sheet, text.format(name=name), size=BODY, bold=True, color=color)
-    draw_map(sheet, game, _full_map(game), prices=prices, budget=player.ducats, buyer=seat)
-    paragraph(
-        sheet,
+    legend = (
         "Yellow outline + gold coin: a tile this player can buy now, at that price in ducats; grey coin: "
-        "the price is more than they have; faded: not for sale to them. Symbols: /board section:key.",
-        size=SMALL,
-        color=Palette.muted,
+        "the price is more than they have; faded: not for sale to them. Symbols: /board section:key."
     )
+    below = len(wrap(legend, INNER, SMALL)) * line_height(SMALL) + 6
+    draw_map(sheet, game, _fitted_map(sheet, game, below), prices=prices, budget=player.ducats, buyer=seat)
+    paragraph(sheet, legend, size=SMALL, color=Palette.muted)
     return to_png(sheet.image())
 
 
@@ -225,16 +228,16 @@ OVERLAYS = (
     Overlay(
         name="buyable",
         description="The tiles the acting player could buy now, with their price",
-        draw=_buyable_overlay,
+        paint=_buyable_overlay,
     ),
     Overlay(
         name="cities",
         description="Each city in full: workers, ducats, influence, resources, goods, buildings",
-        draw=lambda view, target: render_cities(view),
+        paint=lambda view, target: render_cities(view),
     ),
     Overlay(
         name="key",
         description="What every letter, code, colour and mark on the pictures means",
-        draw=lambda view, target: render_key(view),
+        paint=lambda view, target: render_key(view),
     ),
 )

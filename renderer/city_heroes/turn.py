@@ -54,7 +54,7 @@ def _header(sheet: Sheet, view: CityHeroesView) -> None:
         acting = list(view.to_act)
         if not acting or view.finished:
             return
-        x = LEFT + width_of(status, LARGE, True) + 18
+        x = LEFT + width_of(status, LARGE, True) + 24  # clear of the phase's frame
         room = RIGHT - x - 30
         suffix = " to act"
         share = (room - width_of(suffix, BODY, True)) // len(acting) - width_of(", ", BODY, True)
@@ -73,25 +73,30 @@ def _prestige(sheet: Sheet, view: CityHeroesView) -> None:
     city_color = Palette.good if wins else Palette.bad
     growth = f" (+{view.rival_growth} at Cleanup)" if view.rival_growth and not view.finished else ""
     parts = [
-        ("Prestige: ", Palette.muted, False, ""),
+        ("Prestige:", Palette.muted, False, ""),
         (f"city {view.prestige}", city_color, True, "prestige"),
-        ("  vs  ", Palette.muted, False, ""),
-        (f"rival {view.rival_prestige}", Palette.ink, True, "rival"),
-        (growth, Palette.muted, False, "rival"),
+        ("vs", Palette.muted, False, ""),
+        (f"rival {view.rival_prestige}{growth}", Palette.ink, True, "rival"),
     ]
+    gap = 16
+    """Between the parts: wider than a frame's edge, so a frame never touches the next word."""
     verdict = "" if view.finished else ("a winner possible" if wins else "behind: all lose")
 
     def paint(draw: Draw, y: int) -> None:
         x = LEFT
         for text, color, bold, key in parts:
-            if not text:
-                continue
-            draw_label(draw, (x, y), text, BODY, bold=bold, fill=color)
-            width = width_of(text, BODY, bold)
+            if key == "rival" and growth:  # the rival's number bold, its coming gain muted
+                number = f"rival {view.rival_prestige}"
+                draw_label(draw, (x, y), number, BODY, bold=True, fill=color)
+                draw_label(draw, (x + width_of(number, BODY, True), y), growth, BODY, fill=Palette.muted)
+                width = width_of(number, BODY, True) + width_of(growth, BODY)
+            else:
+                draw_label(draw, (x, y), text, BODY, bold=bold, fill=color)
+                width = width_of(text, BODY, bold)
             if key:
                 sheet.mark(key, (x - 4, y - 2, x + width + 4, y + line_height(BODY)))
-            x += width
-        room = RIGHT - x - 12
+            x += width + gap
+        room = RIGHT - x + gap - 12
         if verdict and width_of(verdict, SMALL, True) <= room:
             draw_label(draw, (RIGHT, y + 2), verdict, SMALL, bold=True, fill=city_color, anchor="ra")
 
@@ -144,11 +149,14 @@ def _strip(sheet: Sheet, view: CityHeroesView) -> None:
                 fill=Palette.muted if suffix else Palette.ink,
                 anchor="lm",
             )
-            sheet.mark(f"state:{seat.seat}", (x - 4, top, x + width_of(name, SMALL, True) + 4, top + ROW - 2))
-            for (label, right), value, key in zip(STRIP, _strip_values(seat), STRIP_KEYS, strict=True):
+            # Frames inside the row (rows are ROW apart: a frame must not reach the next row's) and
+            # around the value alone (so two changed cells side by side keep a gap between frames).
+            inner = (top + 3, top + ROW - 5)
+            sheet.mark(f"state:{seat.seat}", (x - 6, inner[0], x + width_of(name, SMALL, True) + 6, inner[1]))
+            for (_, right), value, key in zip(STRIP, _strip_values(seat), STRIP_KEYS, strict=True):
                 draw_label(draw, (right, mid), value, SMALL, bold=True, anchor="rm")
-                left = right - max(width_of(label, SMALL, True), width_of(value, SMALL, True))
-                sheet.mark(f"{key}:{seat.seat}", (left - 6, top, right + 4, top + ROW - 2))
+                left = right - width_of(value, SMALL, True)
+                sheet.mark(f"{key}:{seat.seat}", (left - 8, inner[0], right + 6, inner[1]))
 
     sheet.block(ROW * (1 + len(view.seats)) + 6, paint)
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from renderer.canvas import Palette, Sheet, draw_text, line_height, to_png, wrap
+from renderer.canvas import Palette, Sheet, draw_text, line_height, wrap
 from renderer.city_of_iron.layout import (
     CARD_DECKS,
     DISTANCE,
@@ -82,21 +82,20 @@ KEY_LINES: tuple[tuple[Item, str], ...] = (
 """The key section's rows: a sample of the symbol as drawn, and what it means."""
 
 
-def _key_section(view: View, target: str | None = None) -> bytes:
+def _key_section(view: View, target: str | None = None) -> Sheet:
+    """Every symbol as drawn and what it means, a block a row, so that the key can be cut into pages."""
     assert isinstance(view, CityOfIronView)
     sheet = _section_sheet(view, "key")
     sample = 170
-    rows = [(item, wrap(text, INNER - sample, SMALL)) for item, text in KEY_LINES]
+    for item, text in KEY_LINES:
+        lines = wrap(text, INNER - sample, SMALL)
 
-    def paint(draw: Draw, y: int) -> None:
-        top = y
-        for item, lines in rows:
-            _draw_item(draw, LEFT, top, item)
+        def paint(draw: Draw, y: int, item: Item = item, lines: list[str] = lines) -> None:
+            _draw_item(draw, LEFT, y, item)
             for index, line in enumerate(lines):
-                draw_text(draw, (LEFT + sample, top + 4 + index * line_height(SMALL)), line, size=SMALL)
-            top += max(STEP, len(lines) * line_height(SMALL) + 8)
+                draw_text(draw, (LEFT + sample, y + 4 + index * line_height(SMALL)), line, size=SMALL)
 
-    sheet.block(sum(max(STEP, len(lines) * line_height(SMALL) + 8) for _, lines in rows), paint)
+        sheet.block(max(STEP, len(lines) * line_height(SMALL) + 8), paint)
     lands = list(LANDS.items())
 
     def paint_lands(draw: Draw, y: int) -> None:
@@ -114,4 +113,4 @@ def _key_section(view: View, target: str | None = None) -> bytes:
         size=SMALL,
         color=Palette.muted,
     )
-    return to_png(sheet.image())
+    return sheet

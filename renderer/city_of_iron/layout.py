@@ -23,7 +23,7 @@ from renderer.canvas import (
     with_names,
     wrap,
 )
-from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
+from renderer.phone import MIN_TEXT, PHONE_WIDTH, max_height
 from rules.city_of_iron.view import BuildingInfo, CardInfo, CityOfIronView, GoodInfo, PlayerInfo, TownInfo
 
 Draw = ImageDraw.ImageDraw
@@ -390,7 +390,7 @@ def _first_fitting(layouts: Sequence[Callable[[], Sheet]]) -> Sheet:
     """The first (most detailed) layout no taller than a phone screen, else the last (plainest)."""
     sheet = layouts[0]()
     for layout in layouts[1:]:
-        if sheet.height <= MAX_HEIGHT:
+        if sheet.height <= max_height():
             break
         sheet = layout()
     return sheet
@@ -403,24 +403,21 @@ def _tiles(
     layout: Callable[[int, int], int],
     paint_tile: Callable[[Draw, int, int, int, int, int], None],
 ) -> None:
-    """Tiles in a grid; each grid row is as tall as its tallest tile."""
+    """Tiles in a grid; each grid row is as tall as its tallest tile, and a block of its own (a section
+    with many tiles is cut into pages between rows)."""
     width = (INNER - (columns - 1) * GAP) // columns
     heights = [layout(index, width) for index in range(count)]
     rows = [max(heights[start : start + columns]) for start in range(0, count, columns)]
-    total = sum(rows) + GAP * len(rows)
+    for row_index, row_height in enumerate(rows):
 
-    def paint(draw: Draw, y: int) -> None:
-        top = y
-        for row_index, row_height in enumerate(rows):
+        def paint(draw: Draw, top: int, row_index: int = row_index, row_height: int = row_height) -> None:
             for column in range(columns):
                 index = row_index * columns + column
                 if index >= count:
                     break
                 paint_tile(draw, index, LEFT + column * (width + GAP), top, width, row_height)
-            top += row_height + GAP
 
-    if count:
-        sheet.block(total, paint)
+        sheet.block(row_height + GAP, paint)
 
 
 def _band(draw: Draw, box: tuple[int, int, int, int], color: Color, height: int = 34) -> None:
@@ -447,6 +444,7 @@ def _section_sheet(view: CityOfIronView, title: str) -> Sheet:
     sheet.title(
         f"City of Iron — {title}", subtitle=f"Round {view.round} · {PHASES.get(view.phase, view.phase)}"
     )
+    sheet.keep_header()
     return sheet
 
 
@@ -552,3 +550,4 @@ def _acts(view: CityOfIronView, info: PlayerInfo) -> str:
 def _small_heading(sheet: Sheet, text: str, color: Color) -> None:
     text = ellipsize(text, INNER, BODY, bold=True)
     sheet.block(36, lambda draw, y: draw_text(draw, (LEFT, y + 4), text, size=BODY, bold=True, fill=color))
+    sheet.keep_with_next()

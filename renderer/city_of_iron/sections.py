@@ -4,6 +4,7 @@ lands and key, as `OVERLAYS`."""
 from __future__ import annotations
 
 from renderer.canvas import (
+    ELLIPSIS,
     Color,
     Palette,
     Sheet,
@@ -14,7 +15,6 @@ from renderer.canvas import (
     line_height,
     rounded_box,
     text_width,
-    to_png,
     wrap,
 )
 from renderer.city_of_iron.key import _key_section
@@ -59,6 +59,7 @@ from renderer.city_of_iron.layout import (
 )
 from renderer.city_of_iron.turn import _offer, _offer_heading
 from renderer.registry import Overlay
+from rules import words
 from rules.city_of_iron.view import BuildingInfo, CityOfIronView, TownInfo
 from rules.core import View
 
@@ -164,7 +165,7 @@ def _goods_table(sheet: Sheet, view: CityOfIronView) -> None:
     sheet.block(height, paint)
 
 
-def _goods_section(view: View, target: str | None = None) -> bytes:
+def _goods_section(view: View, target: str | None = None) -> Sheet:
     assert isinstance(view, CityOfIronView)
     sheet = _section_sheet(view, "goods")
     _seat_legend(sheet, view)
@@ -175,7 +176,7 @@ def _goods_section(view: View, target: str | None = None) -> bytes:
         "most. ♛ (seat colour) = the most, light seat colour = second. +1 VP ≥6: that amount scores 1 VP "
         "more; cells marked +1 reached it.",
     )
-    return to_png(sheet.image())
+    return sheet
 
 
 def _building_chip(info: BuildingInfo, box: Color = Palette.panel) -> Item:
@@ -215,7 +216,7 @@ def _panel(sheet: Sheet, view: CityOfIronView, seat: int, abilities: dict[str, s
     counters += [
         ("badge", f"draws {info.draws_citizen} cit {info.draws_military} mil", SOFT, Palette.ink),
         ("badge", f"➜{info.distance}", DISTANCE, WHITE),
-        ("badge", f"{info.tokens_left} city tokens", SOFT, Palette.ink),
+        ("badge", words.count(info.tokens_left, "city token"), SOFT, Palette.ink),
         ("badge", f"{info.unpurchased} not bought", SOFT, Palette.ink),
     ]
     ability = abilities.get(info.nation or "", "")
@@ -274,7 +275,7 @@ def _panel(sheet: Sheet, view: CityOfIronView, seat: int, abilities: dict[str, s
     sheet.block(height, paint)
 
 
-def _nations_section(view: View, target: str | None = None) -> bytes:
+def _nations_section(view: View, target: str | None = None) -> Sheet:
     assert isinstance(view, CityOfIronView)
     sheet = _section_sheet(view, "nations")
     abilities = _abilities(view)
@@ -286,10 +287,10 @@ def _nations_section(view: View, target: str | None = None) -> bytes:
         "cards drawn each End Round; ➜3 = the nation's distance; 3/5 = buildings in a city / its spaces; "
         "+1D = districts; ⚔ a town's defence.",
     )
-    return to_png(sheet.image())
+    return sheet
 
 
-def _buildings_section(view: View, target: str | None = None) -> bytes:
+def _buildings_section(view: View, target: str | None = None) -> Sheet:
     assert isinstance(view, CityOfIronView)
     sheet = _section_sheet(view, "buildings on offer")
     _offer_heading(sheet, view, f"Row ({sum(1 for info in view.row if info)} on offer)")
@@ -298,7 +299,7 @@ def _buildings_section(view: View, target: str | None = None) -> bytes:
         sheet,
         f"Building discard pile: {view.discard_count}. Tiles: cost, land needed, goods, effects (see the key).",
     )
-    return to_png(sheet.image())
+    return sheet
 
 
 def _town_tile(draw: Draw, box: tuple[int, int, int, int], town: TownInfo, *, top_card: bool) -> None:
@@ -321,7 +322,7 @@ def _town_height(town: TownInfo, width: int) -> int:
     return 40 + _flow_height(_flow(_town_effects(town), width - 16, max_lines=2)) + 2
 
 
-def _towns_section(view: View, target: str | None = None) -> bytes:
+def _towns_section(view: View, target: str | None = None) -> Sheet:
     """Each neutral pile's top two cards (the top one may be attacked; eyes reach deeper), then the
     expansion towns."""
     assert isinstance(view, CityOfIronView)
@@ -355,16 +356,16 @@ def _towns_section(view: View, target: str | None = None) -> bytes:
             _town_tile(draw, (x, y, x + width, y + height), towns[index], top_card=True)
 
         _tiles(sheet, len(towns), 2, layout, paint_tile)
-    return to_png(sheet.image())
+    return sheet
 
 
-def _lands_section(view: View, target: str | None = None) -> bytes:
+def _lands_section(view: View, target: str | None = None) -> Sheet:
     assert isinstance(view, CityOfIronView)
     sheet = _section_sheet(view, "lands to settle")
     lands = view.lands
     if not lands:
         _text_block(sheet, "No land boards are left to settle.", size=SMALL, color=Palette.muted)
-        return to_png(sheet.image())
+        return sheet
     row = 48
 
     def paint(draw: Draw, y: int) -> None:
@@ -382,9 +383,17 @@ def _lands_section(view: View, target: str | None = None) -> bytes:
             elif land.requires == "airship":
                 tail.insert(0, ("badge", "☁ airship", LANDS["flying_island"][1], Palette.ink))
             right = RIGHT - 6 - sum(_item_width(item) + 6 for item in tail)
+            # The name in bold, its land types (also drawn as icons) in plain text after it: dropped
+            # from the end at a word boundary when the row is short, the name never cut.
+            room = right - left - 10
+            name = ellipsize(land.name, room, SMALL, bold=True)
             names = ", ".join(_land(land_type)[0] for land_type in land.lands)
-            text = ellipsize(f"{land.name} ({names})", right - left - 10, SMALL, bold=True)
-            draw_text(draw, (left + 4, top + (row - 6) // 2), text, size=SMALL, bold=True, anchor="lm")
+            mid = top + (row - 6) // 2
+            draw_text(draw, (left + 4, mid), name, size=SMALL, bold=True, anchor="lm")
+            after = left + 4 + text_width(name + " ", SMALL, bold=True)
+            kinds = ellipsize(f"({names})", left + 4 + room - after, SMALL)
+            if kinds and kinds != ELLIPSIS:
+                draw_text(draw, (after, mid), kinds, size=SMALL, fill=Palette.muted, anchor="lm")
             for item in tail:
                 right += _draw_item(draw, right, top + 4, item) + 6
 
@@ -395,36 +404,36 @@ def _lands_section(view: View, target: str | None = None) -> bytes:
         color=Palette.muted,
     )
     sheet.block(row * len(lands) + 4, paint)
-    return to_png(sheet.image())
+    return sheet
 
 
 OVERLAYS = (
     Overlay(
         name="goods",
         description="Goods: every nation's amounts, who leads, VP and coin bonuses",
-        draw=_goods_section,
+        paint=_goods_section,
     ),
     Overlay(
         name="nations",
         description="Nations: cities, buildings, towns, stored buildings, card piles",
-        draw=_nations_section,
+        paint=_nations_section,
     ),
     Overlay(
         name="buildings",
         description="The building row in full, with each building's text",
-        draw=_buildings_section,
+        paint=_buildings_section,
     ),
     Overlay(
         name="towns",
         description="Towns to attack: each pile's top cards and the expansion towns",
-        draw=_towns_section,
+        paint=_towns_section,
     ),
     Overlay(
         name="lands",
         description="Land boards left to settle: land types, distance, ship needs",
-        draw=_lands_section,
+        paint=_lands_section,
     ),
     Overlay(
-        name="key", description="What every symbol and abbreviation on the pictures means", draw=_key_section
+        name="key", description="What every symbol and abbreviation on the pictures means", paint=_key_section
     ),
 )

@@ -154,7 +154,8 @@ def _track(sheet: Sheet, view: CityOfIronView) -> None:
     costs = view.bid_costs
     spaces = view.track if view.track else [None] * len(costs)
     label = "Track"
-    box, step = 52, 60
+    box, wide, step = 52, 68, 76
+    """A space is `wide`: a taken one holds its taker's disc and, clear of it, the bid's cost."""
     start = LEFT + text_width(label, SMALL, bold=True) + 14
     hint = "◀ right plays first"
     height = box + 8
@@ -166,18 +167,18 @@ def _track(sheet: Sheet, view: CityOfIronView) -> None:
             who = spaces[index] if index < len(spaces) else None
             rounded_box(
                 draw,
-                (x, y, x + box, y + box),
+                (x, y, x + wide, y + box),
                 fill=Palette.panel,
                 outline=Palette.line if who is None else Palette.seat(who),
                 width=3,
             )
             if who is None:
                 width = _coin_width(cost)
-                _coin(draw, x + (box - width) // 2, y + (box - line_height(SMALL) - 4) // 2, cost)
+                _coin(draw, x + (wide - width) // 2, y + (box - line_height(SMALL) - 4) // 2, cost)
             else:
-                _seat_disc(draw, x + 20, y + box // 2, who, 15, initial(view.seats[who].name))
-                draw_text(draw, (x + box - 5, y + box // 2), str(cost), size=SMALL, bold=True, anchor="rm")
-            sheet.mark(f"track:{index}", (x, y, x + box, y + box))
+                _seat_disc(draw, x + 19, y + box // 2, who, 14, initial(view.seats[who].name))
+                draw_text(draw, (x + wide - 7, y + box // 2), str(cost), size=SMALL, bold=True, anchor="rm")
+            sheet.mark(f"track:{index}", (x, y, x + wide, y + box))
         end = start + len(costs) * step
         if end + text_width(hint, SMALL) <= RIGHT:
             draw_text(draw, (end + 4, y + box // 2), hint, size=SMALL, fill=Palette.muted, anchor="lm")
@@ -210,9 +211,10 @@ def _offer_heading(sheet: Sheet, view: CityOfIronView, title: str = "Buildings o
             anchor="lm",
         )
         draw_text(draw, (RIGHT, y + 18), note, size=SMALL, fill=Palette.muted, anchor="rm")
-        sheet.mark("deck", (RIGHT - note_width - 4, y + 2, RIGHT + 2, y + 34))
+        sheet.mark("deck", (RIGHT - note_width - 6, y + 2, RIGHT + 8, y + 34))  # clear of the last letter
 
     sheet.block(40, paint)
+    sheet.keep_with_next()
 
 
 def _building_items(info: BuildingInfo, *, goods_first: bool = False) -> list[Item]:

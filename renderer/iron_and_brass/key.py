@@ -10,20 +10,20 @@ from PIL import ImageDraw
 
 from renderer.canvas import (
     MARGIN,
-    Color,
     Palette,
     Sheet,
     draw_text,
     ellipsize,
     line_height,
     text_width,
-    to_png,
 )
 from renderer.iron_and_brass.layout import (
     BODY,
     INNER,
     LIGHT,
     WIDTH,
+    bracket,
+    code_size_for,
     dashed_rect,
     draw_piece,
     game_view,
@@ -49,9 +49,9 @@ the `key` section has the long form with the stat tokens."""
 
 
 def _legend(sheet: Sheet) -> None:
-    """Each map symbol drawn as on the map, with its meaning."""
+    """Each map symbol drawn as on the map, with its meaning (a block a row: the key may be cut into
+    pages between any two)."""
     cell = 44
-    rows: list[tuple[Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int]], None], str]] = []
 
     def piece(category: str, owner: int, disabled: bool = False) -> Callable[..., None]:
         sample = PieceView(
@@ -75,37 +75,42 @@ def _legend(sheet: Sheet) -> None:
         x0, y0, x1, y1 = rect
         dashed_rect(draw, (x0 + 4, y0 + 4, x1 - 4, y1 - 4), side_color(0), width=4, dash=6)
 
-    def framed(color: Color) -> Callable[..., None]:
-        return lambda draw, rect: draw.rectangle(rect, fill=LIGHT, outline=color, width=5)
+    def framed(draw: ImageDraw.ImageDraw, rect: tuple[int, int, int, int]) -> None:
+        draw.rectangle(rect, fill=LIGHT, outline=Palette.ink, width=5)
 
-    rows = [
+    def changed(draw: ImageDraw.ImageDraw, rect: tuple[int, int, int, int]) -> None:
+        draw.rectangle(rect, fill=LIGHT)
+        piece("infantry", 0)(draw, rect)
+        bracket(draw, rect, Palette.changed, code_size_for(cell), edge=(255, 255, 255))
+
+    rows: list[tuple[Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int]], None], str]] = [
         (piece("infantry", 0), "Iron (blue) unit: a disc with its code"),
         (piece("structure", 1), "Brass (crimson) structure: a rounded square"),
         (piece("infantry", 1, True), "Disabled: yellow ring and corner (-2 A and D)"),
         (dashed, "Dashed: a build that appears next turn"),
-        (framed(Palette.ink), "Black frame: the last battle's squares"),
-        (framed(Palette.changed), "Magenta frame: changed since the last post"),
+        (framed, "Black frame: the last battle's squares"),
+        (changed, "Magenta frame: changed since the last post"),
     ]
-    step = cell + 10
+    for sample, text in rows:
 
-    def paint(draw: ImageDraw.ImageDraw, y: int) -> None:
-        for index, (sample, text) in enumerate(rows):
-            top = y + index * step
-            sample(draw, (MARGIN, top, MARGIN + cell, top + cell))
+        def paint(
+            draw: ImageDraw.ImageDraw, y: int, sample: Callable[..., None] = sample, text: str = text
+        ) -> None:
+            sample(draw, (MARGIN, y, MARGIN + cell, y + cell))
             label = ellipsize(text, INNER - cell - 16, BODY)
-            draw_text(draw, (MARGIN + cell + 16, top + cell // 2), label, size=BODY, anchor="lm")
+            draw_text(draw, (MARGIN + cell + 16, y + cell // 2), label, size=BODY, anchor="lm")
 
-    sheet.block(len(rows) * step + 6, paint)
+        sheet.block(cell + 10, paint)
+    sheet.space(6)
 
 
 def _pieces_table(sheet: Sheet, items: list[ItemView]) -> None:
-    """Code, name and stat token of every piece, one line each."""
+    """Code, name and stat token of every piece, a line (and a block) each."""
     step = line_height(BODY) + 6
+    code_width = text_width("MM", BODY, bold=True) + 12
+    for index, item in enumerate(items):
 
-    def paint(draw: ImageDraw.ImageDraw, y: int) -> None:
-        code_width = text_width("MM", BODY, bold=True) + 12
-        for index, item in enumerate(items):
-            top = y + index * step
+        def paint(draw: ImageDraw.ImageDraw, top: int, index: int = index, item: ItemView = item) -> None:
             if index % 2 == 0:
                 draw.rectangle((MARGIN - 8, top, WIDTH - MARGIN + 8, top + step), fill=Palette.panel)
             draw_text(draw, (MARGIN, top + 3), item.code, size=BODY, bold=True)
@@ -115,10 +120,11 @@ def _pieces_table(sheet: Sheet, items: list[ItemView]) -> None:
             draw_text(draw, (MARGIN + code_width, top + 3), ellipsize(item.name, room, BODY), size=BODY)
             draw_text(draw, (WIDTH - MARGIN, top + 3), token, size=BODY, anchor="ra")
 
-    sheet.block(len(items) * step + 8, paint)
+        sheet.block(step, paint)
+    sheet.space(8)
 
 
-def key_section(view: View, target: str | None = None) -> bytes:
+def key_section(view: View, target: str | None = None) -> Sheet:
     game = game_view(view)
     sheet = section("Iron & Brass · key")
     _legend(sheet)
@@ -138,4 +144,4 @@ def key_section(view: View, target: str | None = None) -> bytes:
             ),
         ],
     )
-    return to_png(sheet.image())
+    return sheet

@@ -4,6 +4,7 @@ the header, the sides' strips, wrapped paragraphs, the map itself and the stat t
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -219,7 +220,7 @@ def _segments(
     start = x
     for (key, text), width in zip(parts, widths, strict=True):
         draw_text(draw, (x, y), text, size=size, bold=bold, fill=fill)
-        sheet.mark(key, (x - 4, y - 2, x + width + 4, y + line_height(size)))
+        sheet.mark(key, (x - 4, y, x + width + 4, y + line_height(size)))  # clear of the line above
         x += width
         if (key, text) != parts[-1]:
             draw_text(draw, (x, y), "  ·  ", size=size, bold=bold, fill=Palette.muted)
@@ -251,7 +252,7 @@ def strips(sheet: Sheet, view: IronAndBrassView) -> int:
             army_key, army = lower[0]
             draw_text(draw, (MARGIN + 24, second), army, size=BODY)
             width = text_width(army, BODY)
-            sheet.mark(army_key, (MARGIN + 20, second - 2, MARGIN + 28 + width, second + line_height(BODY)))
+            sheet.mark(army_key, (MARGIN + 20, second, MARGIN + 28 + width, second + line_height(BODY)))
             _segments(sheet, draw, lower[1:], WIDTH - MARGIN - 14, second, BODY, bold=False, fill=Palette.ink)
 
         sheet.block(STRIP_HEIGHT + STRIP_GAP, paint)
@@ -398,13 +399,18 @@ def _paint_grid(draw: ImageDraw.ImageDraw, grid: _Grid, moves: set[str], attacks
         )
 
 
+def code_size_for(cell: int) -> int:
+    """A piece's code size on squares of `cell` px: never under the phone's smallest text."""
+    return max(MIN_TEXT, min(34, int(cell * 0.42)))
+
+
 def _paint_pieces(
     draw: ImageDraw.ImageDraw, grid: _Grid, view: IronAndBrassView, attacks: set[str], focus: str | None
 ) -> None:
     """Builds (dashed, ready next turn), then the pieces; in the range overlay, the focus unit's
     targets framed red."""
     cell = grid.cell
-    code_size = max(MIN_TEXT, min(34, int(cell * 0.42)))
+    code_size = code_size_for(cell)
     for build in view.builds:
         x0, y0, x1, y1 = grid.box(build.square)
         color = side_color(build.owner)
@@ -415,8 +421,43 @@ def _paint_pieces(
     for piece in view.pieces:
         draw_piece(draw, grid.box(piece.square), piece, code_size)
         if piece.square in attacks and enemy is not None and piece.owner != enemy:
-            x0, y0, x1, y1 = grid.box(piece.square)
-            draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=Palette.bad, width=5)
+            bracket(draw, grid.box(piece.square), Palette.bad, code_size, inset=1)
+
+
+@lru_cache(maxsize=16)
+def _code_height(size: int) -> int:
+    """How tall a piece's code is drawn at `size` (its outline included)."""
+    face = _code_face(size)
+    if not isinstance(face, ImageFont.FreeTypeFont):
+        return size
+    top, bottom = face.getbbox("HQ", anchor="mm")[1::2]
+    return math.ceil(bottom - top) + 4
+
+
+def bracket(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    color: Color,
+    code_size: int,
+    *,
+    inset: int = 0,
+    width: int = 5,
+    edge: Color | None = None,
+) -> None:
+    """A square's frame that leaves its code alone: the top and bottom sides whole, the left and right
+    sides only above and below the band where the code is written (a code may be as wide as its
+    square). `edge` draws a thin line of that colour inside the frame, so it shows on any square."""
+    x0, y0, x1, y1 = box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset
+    arm = max(2, ((y1 - y0) - _code_height(code_size)) // 2 - 1)
+    lines = [(x0, y0, x1, y0 + width - 1), (x0, y1 - width + 1, x1, y1)]
+    lines += [(x0, y0, x0 + width - 1, y0 + arm), (x0, y1 - arm, x0 + width - 1, y1)]
+    lines += [(x1 - width + 1, y0, x1, y0 + arm), (x1 - width + 1, y1 - arm, x1, y1)]
+    for line in lines:
+        draw.rectangle(line, fill=color)
+    if edge is not None:
+        inner = width
+        draw.line((x0 + inner, y0 + inner, x1 - inner, y0 + inner), fill=edge, width=1)
+        draw.line((x0 + inner, y1 - inner, x1 - inner, y1 - inner), fill=edge, width=1)
 
 
 def _battle_squares(view: IronAndBrassView) -> set[str]:
@@ -457,10 +498,12 @@ def draw_map(
         _paint_grid(draw, grid, moves, attacks)
         _paint_pieces(draw, grid, view, attacks, focus)
         _paint_frames(draw, grid, view, focus)
-        # one drawing order in every process (set order follows the hash seed)
+        # A changed square's magenta frame is a bracket (its code may fill the square); one drawing
+        # order in every process (set order follows the hash seed).
+        code_size = code_size_for(cell)
         for square in sorted(sheet.changed):
             if parse_square(square, size) is not None:
-                sheet.mark(square, grid.box(square))
+                bracket(draw, grid.box(square), Palette.changed, code_size, edge=(255, 255, 255))
 
     height = cell * size + LETTERS
     sheet.block(height, paint)
@@ -540,8 +583,10 @@ def token_words(item: ItemView) -> list[str]:
 
 
 def section(title: str) -> Sheet:
+    """A section's sheet under its title, which heads each page when the section is cut into pages."""
     sheet = Sheet(width=WIDTH)
     header(sheet, title)
+    sheet.keep_header()
     return sheet
 
 
@@ -552,3 +597,4 @@ def subheading(sheet: Sheet, text: str, color: Color = Palette.accent) -> None:
         draw_text(draw, (MARGIN, y + 6), text, size=24, bold=True, fill=color)
 
     sheet.block(line_height(24) + 8, paint)
+    sheet.keep_with_next()

@@ -156,20 +156,20 @@ OVERLAYS = (
     Overlay(
         name="range",
         description="Where the unit on a square can move (green) and attack (red)",
-        draw=_range_overlay,
+        paint=_range_overlay,
         target="the unit's square, e.g. C5",
     ),
     Overlay(
         name="players",
         description="Each side's gold, crew, tokens and pieces by square",
-        draw=players_section,
+        paint=players_section,
     ),
     Overlay(
         name="game",
         description="The opening roll, the turn limit and the last battle's dice",
-        draw=game_section,
+        paint=game_section,
     ),
     Overlay(
-        name="key", description="What every symbol, code and stat token on the map means", draw=key_section
+        name="key", description="What every symbol, code and stat token on the map means", paint=key_section
     ),
 )

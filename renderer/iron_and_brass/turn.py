@@ -19,7 +19,7 @@ from renderer.iron_and_brass.layout import (
     strips,
     wrap_inner,
 )
-from renderer.phone import MAX_HEIGHT
+from renderer.phone import max_height
 from rules.core import View
 from rules.iron_and_brass.view import IronAndBrassView
 
@@ -47,7 +47,7 @@ def render_turn(view: IronAndBrassView, marks: frozenset[str]) -> bytes:
         notes.append((opening_line(view), False, "opening"))
     notes.append((f"Gold Mined marker: {view.gold_left} left to mine.", False, "gold-left"))
     used += paragraphs(sheet, notes)
-    room = MAX_HEIGHT - 2 * MARGIN - used
+    room = max_height() - 2 * MARGIN - used
     footer = wrap_inner(FOOTER, BODY)
     footer_height = len(footer) * line_height(BODY) + 6
     with_footer = cell_for(view.size, room - footer_height)

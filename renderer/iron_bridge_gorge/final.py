@@ -16,6 +16,7 @@ from renderer.canvas import (
 from renderer.iron_bridge_gorge.layout import (
     BODY,
     INNER,
+    LOAN,
     Cell,
     Column,
     Draw,
@@ -56,7 +57,7 @@ def draw_final(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     table = Table([Column("Place"), Column("VP"), Column("Coins"), Column("In play")])
     for line in board:
         seat = view.seats[line.seat]
-        coins = f"{line.coins} L" if seat.loan else str(line.coins)
+        coins = f"{line.coins} {LOAN}" if seat.loan else str(line.coins)
         table.rows.append(
             Row(
                 line.seat,
@@ -74,7 +75,7 @@ def draw_final(view: IronBridgeGorgeView, marks: frozenset[str]) -> bytes:
     lines_block(
         flow,
         wrap(
-            "Ties are broken by coins (less 10 for an unpaid loan, L), then by resources in play.",
+            f'Ties are broken by coins (less 10 for an unpaid loan, "{LOAN}"), then by resources in play.',
             INNER,
             BODY,
         ),

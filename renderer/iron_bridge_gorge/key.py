@@ -8,13 +8,13 @@ from renderer.canvas import (
     ellipsize,
     line_height,
 )
-from renderer.iron_bridge_gorge.layout import BODY, INNER, Flow, lines_block
+from renderer.iron_bridge_gorge.layout import BODY, INNER, LOAN, Flow, lines_block
 
 KEY_ITEMS = (
     "F Fuel, I Iron, C Clay, L Limestone, T Transport, O Other industry: the resource types, each in its colour",
     "the table's type columns count each seat's resources in play; a count filled in the type's colour "
     "leads that type (each round the most F, I or T scores 2 VP, the most C or L 1 VP; a tie scores nothing)",
-    "VP victory points; Coins, with L for an unpaid loan of 10; Rev revenue a round before events and "
+    f'VP victory points; Coins, with "{LOAN}" after them for an unpaid loan of 10; Rev revenue a round before events and '
     "requirements; Hand cards in hand; Bid the initiative bid (✓ placed but secret, – not yet)",
     "a yellow row must act, ▶ marks the player whose turn it is",
     "on a card, 5c is its build cost and +2 its revenue a round",
@@ -26,7 +26,7 @@ KEY = "Key: " + "; ".join(KEY_ITEMS) + "."
 
 SHORT_KEY = (
     "F Fuel · I Iron · C Clay · L Limestone · T Transport · O Other",
-    "filled: leads the type · L loan · 5c cost · +2 revenue",
+    f"filled: leads the type · {LOAN}: owes 10 · 5c cost · +2 revenue",
 )
 """The key drawn under the turn picture when there is room; the rest is in the `key` section."""
 

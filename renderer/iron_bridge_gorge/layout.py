@@ -28,7 +28,7 @@ from renderer.canvas import (
     with_names,
     wrap,
 )
-from renderer.phone import MAX_HEIGHT, MIN_TEXT, PHONE_WIDTH
+from renderer.phone import MIN_TEXT, PHONE_WIDTH, max_height
 from rules.core import View
 from rules.iron_bridge_gorge.view import CardView, IronBridgeGorgeView, SeatView
 
@@ -49,6 +49,9 @@ TYPES: dict[str, tuple[str, Color, Color]] = {
 TYPE_ORDER = "FICLTO"
 
 MAJORITY_VP = {"F": 2, "I": 2, "T": 2, "C": 1, "L": 1}
+LOAN = "loan"
+"""After a seat's coins when it has an unpaid loan of 10: a word, since every letter is a type's (L is
+Limestone)."""
 """What the most resources of a type score each round (the rules' Scoring Step), for the key."""
 
 INNER = PHONE_WIDTH - 2 * MARGIN
@@ -68,7 +71,7 @@ class Flow:
 
     @property
     def room(self) -> int:
-        return MAX_HEIGHT - self.used
+        return max_height() - self.used
 
     def add(self, height: int, paint: Paint) -> None:
         self.sheet.block(height, paint)
@@ -106,6 +109,7 @@ def heading(flow: Flow, text: str, *, color: Color = Palette.accent) -> None:
         draw.line((MARGIN, y + 38, PHONE_WIDTH - MARGIN, y + 38), fill=Palette.line, width=2)
 
     flow.add(44, paint)
+    flow.sheet.keep_with_next()
 
 
 def header_block(flow: Flow, *, title: str, subtitle: str) -> None:
@@ -299,7 +303,7 @@ def _type_cells(seat: SeatView, leaders: dict[str, int]) -> list[Cell]:
 
 def _number_cells(view: IronBridgeGorgeView, seat: SeatView) -> list[Cell]:
     index = seat.seat
-    coins = f"{seat.coins} L" if seat.loan else str(seat.coins)
+    coins = f"{seat.coins} {LOAN}" if seat.loan else str(seat.coins)
     return [
         Cell(str(seat.vp), mark=f"vp:{index}", bold=True),
         Cell(coins, mark=f"coins:{index}", ink=Palette.bad if seat.loan else Palette.ink),
@@ -392,22 +396,21 @@ def _full_row_height(row: Sequence[_FullCard]) -> int:
 
 
 def full_tiles(flow: Flow, cards: Sequence[_FullCard]) -> None:
+    """The cards in full, a block a row (a section with many cards is cut into pages between rows)."""
     width = tile_width(CARD_COLUMNS)
     sheet = flow.sheet
+    for start in range(0, len(cards), CARD_COLUMNS):
+        row = cards[start : start + CARD_COLUMNS]
+        height = _full_row_height(row)
 
-    def paint(draw: Draw, y: int) -> None:
-        top = y
-        for start in range(0, len(cards), CARD_COLUMNS):
-            row = cards[start : start + CARD_COLUMNS]
-            height = _full_row_height(row)
+        def paint(draw: Draw, top: int, row: Sequence[_FullCard] = row, height: int = height) -> None:
             for column, entry in enumerate(row):
                 x = MARGIN + column * (width + GAP)
                 _full_tile(draw, (x, top, x + width, top + height), entry)
                 if entry.mark:
                     sheet.mark(entry.mark, (x, top, x + width, top + height))
-            top += height + GAP
 
-    flow.add(full_tiles_height(cards), paint)
+        flow.add(height + GAP, paint)
 
 
 def _full_tile(draw: Draw, box: tuple[int, int, int, int], entry: _FullCard) -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from renderer.canvas import (
     MARGIN,
     Palette,
+    Sheet,
     draw_text,
     fit_name,
     line_height,
     rounded_box,
     seat_dot,
     text_width,
-    to_png,
     wrap,
 )
 from renderer.iron_bridge_gorge.key import KEY_ITEMS
@@ -48,10 +48,11 @@ def section(view: View, title: str) -> tuple[IronBridgeGorgeView, Flow]:
     flow = new_flow()
     where = "game over" if game.finished else f"round {game.round} of {game.rounds}"
     header_block(flow, title=f"Iron Bridge Gorge · {title}", subtitle=f"Public view, {where}")
+    flow.sheet.keep_header()
     return game, flow
 
 
-def render_cards(view: View, target: str | None = None) -> bytes:
+def render_cards(view: View, target: str | None = None) -> Sheet:
     """The Opportunity row as full cards: requirements and notes the turn picture's tiles leave out."""
     game, flow = section(view, "cards on offer")
     lines_block(
@@ -73,7 +74,7 @@ def render_cards(view: View, target: str | None = None) -> bytes:
         ),
         color=Palette.muted,
     )
-    return to_png(flow.sheet.image())
+    return flow.sheet
 
 
 def _holdings(seat: SeatView) -> list[tuple[str, list[str]]]:
@@ -136,12 +137,12 @@ def _player_panel(flow: Flow, seat: SeatView) -> None:
     flow.add(height, paint)
 
 
-def render_players(view: View, target: str | None = None) -> bytes:
+def render_players(view: View, target: str | None = None) -> Sheet:
     """Each player's holdings by name: what the turn picture's counts stand for."""
     game, flow = section(view, "players")
     for seat in seat_order(game):
         _player_panel(flow, seat)
-    return to_png(flow.sheet.image())
+    return flow.sheet
 
 
 def _scoring_text() -> str:
@@ -153,7 +154,7 @@ def _scoring_text() -> str:
     return "Each round " + "; ".join(parts) + ". A tie for the most scores nothing."
 
 
-def render_events(view: View, target: str | None = None) -> bytes:
+def render_events(view: View, target: str | None = None) -> Sheet:
     """The round's event and every innovation in play, with their full texts, and what scores."""
     game, flow = section(view, "events")
     title, note = event_text(game)
@@ -166,10 +167,10 @@ def render_events(view: View, target: str | None = None) -> bytes:
         lines_block(flow, wrap(f"{entry.name}: {entry.note}", INNER, BODY))
     heading(flow, "Scoring step, every round")
     lines_block(flow, wrap(_scoring_text(), INNER, BODY))
-    return to_png(flow.sheet.image())
+    return flow.sheet
 
 
-def render_key(view: View, target: str | None = None) -> bytes:
+def render_key(view: View, target: str | None = None) -> Sheet:
     """The key: the type colours drawn, then every symbol and abbreviation in words."""
     _, flow = section(view, "key")
     width = tile_width(3)
@@ -187,7 +188,7 @@ def render_key(view: View, target: str | None = None) -> bytes:
     flow.add(2 * 44 + 8, swatches)
     for item in KEY_ITEMS:
         lines_block(flow, wrap("• " + item[0].upper() + item[1:] + ".", INNER, BODY))
-    return to_png(flow.sheet.image())
+    return flow.sheet
 
 
 OVERLAYS = (

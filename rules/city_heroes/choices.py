@@ -11,13 +11,19 @@ def end_choices() -> list[Choice]:
     """A phase action in progress: end it, or end it and pass."""
     return [
         built_choice(
-            key="end", label="End this action", action={"kind": "end"}, group="Turn", style="primary"
+            key="end",
+            label="End this action",
+            action={"kind": "end"},
+            group="Turn",
+            style="primary",
+            ends=True,
         ),
         built_choice(
             key="end-pass",
             label="End this action and pass for the phase",
             action={"kind": "end", "and_pass": True},
             group="Turn",
+            ends=True,
         ),
     ]
 
@@ -29,4 +35,5 @@ def pass_choice(state: CityHeroesState, can_act: bool) -> Choice:
         action={"kind": "pass"},
         group="Turn",
         style="primary" if not can_act else "secondary",
+        ends=True,
     )

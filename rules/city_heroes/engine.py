@@ -5,7 +5,9 @@ players act one at a time, clockwise from the first to pass in the previous phas
 passed. A phase action may take several steps (build several buildings, plant several times, move
 weapons around): the player stays on turn with `acted` set until they end the action. Round actions
 (bank, rival city, influence) are offered beside the phase actions, before or during one, never
-instead of one: after a round action a player may not pass while a phase action is still possible.
+instead of one: not at all while no phase action can be taken this turn (`moves/turn.py`; games
+created before that rule keep the earlier one, the `round_actions` option), and after a round action
+a player may not pass while a phase action is still possible.
 A trade proposal adds the partner to the seats to act (accept or decline; the proposer may cancel).
 Rule decisions and designed values: `data/city_heroes/README.md`.
 """
@@ -25,6 +27,7 @@ from rules.city_heroes.moves.cleanup import cleanup
 from rules.city_heroes.moves.common import cost as tile_cost
 from rules.city_heroes.moves.common import counted, owned
 from rules.city_heroes.moves.common import price as tile_price
+from rules.city_heroes.moves.turn import round_refusal
 from rules.city_heroes.scoring import result as game_result
 from rules.city_heroes.state import (
     PHASES,
@@ -71,6 +74,11 @@ from rules.core import (
 __all__ = ["PHASE_TOPICS", "CityHeroes", "rules_topic"]
 
 State = CityHeroesState
+WITH_PHASE_ACTION = "with_phase_action"
+"""'These actions ... must be done alongside another action': refused when no phase action is left."""
+ALONE_IF_STUCK = "alone_if_stuck"
+"""The earlier rule, which games created before the option keep: a round action, then a pass, when no
+phase action was possible."""
 Apply = Callable[[State, Seat, Any, list[Event]], None]
 Maker = Callable[[State, Seat], list[Choice]]
 
@@ -141,6 +149,18 @@ class CityHeroes(Game[CityHeroesState]):
                 max=20,
                 description="0: the guide's length (12 solo, 10 for 2-3 players, 9 for 4, 8 for 5).",
             ),
+            OptionSpec(
+                name="round_actions",
+                label="Round actions",
+                kind="choice",
+                default=WITH_PHASE_ACTION,
+                choices=[WITH_PHASE_ACTION, ALONE_IF_STUCK],
+                before=ALONE_IF_STUCK,
+                description=(
+                    "Bank, rival city and influence trades only alongside a phase action, as the guide "
+                    "says; or also alone, then pass, when no phase action is left (the bot's rule before)."
+                ),
+            ),
         ),
     )
     state_model = CityHeroesState
@@ -181,6 +201,7 @@ class CityHeroes(Game[CityHeroesState]):
             bank_ducats=setup.bank["ducats"],
             rival_prestige=self.cat.rival.rival.start,
             outside={name: 0 for name in RESOURCES},
+            alongside=options["round_actions"] == WITH_PHASE_ACTION,
         )
         return state
 
@@ -297,7 +318,7 @@ class CityHeroes(Game[CityHeroesState]):
             choices += end_choices()
         elif self._may_pass(state, seat, bool(phase)):
             choices.append(pass_choice(state, bool(phase)))
-        if choices:
+        if choices and (not state.alongside or phase or round_refusal(state, seat) is None):
             choices += market.round_choices(state, seat)
             choices += market.token_choices(state, seat)
             if state.phase == "construction":

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 from pydantic.dataclasses import dataclass
 
 from rules import trade
@@ -116,7 +116,13 @@ class CityHeroesState(Record):
     acted: ActionKind | None = None
     """The phase action the current player has started this turn (None: not yet)."""
     round_used: bool = False
-    """The current player took a round action this turn."""
+    """The current player took a round action this turn (with `alongside`: one that no trade offer has
+    gone with yet; an action in progress is `acted`)."""
+    alongside: bool = False
+    """Round actions only alongside a phase action of the same turn, never alone (the lobby's
+    `round_actions` option, "with_phase_action", issue 41). False in the games created before it, whose
+    snapshots lack the field: they keep the earlier rule (alone, then a pass, when no phase action was
+    possible), and their JSON leaves it out so that it stays what it was (`_without_old_rule`)."""
     first_passer: Seat | None = None
     bank: dict[str, int]
     bank_ducats: int
@@ -139,6 +145,16 @@ class CityHeroesState(Record):
         for key, value in values.items():
             values[key] = _flat_copies(value) if key == "tiles" else copied(value)
         return values
+
+    @model_serializer(mode="wrap")
+    def _without_old_rule(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The JSON without `alongside` when it is False: a game created before the field existed dumps,
+        and hashes, exactly as it did (an exported file's position, the stored snapshot a replay must
+        reach)."""
+        data: dict[str, Any] = handler(self)
+        if not data["alongside"]:
+            del data["alongside"]
+        return data
 
 
 def _flat_copies(tiles: list[Tile]) -> list[Tile]:

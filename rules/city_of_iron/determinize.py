@@ -19,6 +19,9 @@ What the rulebook hides, and what stays as it is:
   ... When all players declare they are finished, each player reveals". While the purchase step is on,
   another player's choice (`selected`) is drawn again: a random affordable set of their unpurchased
   cards. The unpurchased cards themselves are public knowledge (owned minus revealed purchases).
+- The order of other players' discard piles, which they choose ("in the order you choose"; issue 41):
+  dealt again with the rest of their cards, as above. A seat in the discard-order step (`ordering`) is
+  public and kept.
 - The state's Rng, so that future shuffles (the last round's discard reshuffle) differ.
 
 Everything else is face up (the row, town piles, lands, cities, stored buildings, coins, science, the

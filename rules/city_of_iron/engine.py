@@ -28,6 +28,7 @@ from rules.city_of_iron.moves.build import (
     store_choices,
 )
 from rules.city_of_iron.moves.cards import apply_play, card_action, play_choices
+from rules.city_of_iron.moves.discard import apply_back, apply_order, order_choice, ordering_choices
 from rules.city_of_iron.moves.end_round import (
     apply_snyle,
     end_game,
@@ -116,12 +117,21 @@ RULES_TOPICS: dict[str, str] = {
 """The `/rules` topic (data/city_of_iron/rules.md) of each phase, for the turn message's link."""
 
 
+def card_moves(state: CityState, seat: Seat) -> list[Choice]:
+    """The seat's card actions and attacks: the moves whose discards go down in an order."""
+    return [*play_choices(state, seat), *attack_choices(state, seat)]
+
+
 def action_choices(state: CityState, seat: Seat) -> list[Choice]:
-    """The actions step's menu, family by family in the order it is shown."""
+    """The actions step's menu, family by family in the order it is shown; in the discard-order step,
+    the card actions and attacks in each order of their discards."""
+    if state.ordering:
+        return ordering_choices(card_moves(state, seat))
+    cards = card_moves(state, seat)
     return [
         *build_choices(state, seat),
-        *play_choices(state, seat),
-        *attack_choices(state, seat),
+        *cards,
+        *order_choice(cards),
         *store_choices(state),
         *basic_choices(state, seat),
         *move_choices(state, seat),
@@ -275,6 +285,10 @@ def _nothing(state: CityState, seat: Seat, action: Any, events: list[Event]) -> 
     return None
 
 
+def _apply_order(state: CityState, seat: Seat, action: Any) -> list[Event]:
+    return apply_order(state, seat, card_moves(state, seat))
+
+
 Apply = Callable[[CityState, Seat, Any], list[Event]]
 After = Callable[[CityState, Seat, Any, list[Event]], None]
 ACTIONS = ("actions",)
@@ -291,6 +305,8 @@ MOVES: dict[str, tuple[tuple[str, ...], Apply, After]] = {
     "science": (ACTIONS, apply_science, _after_action),
     "attack": (ACTIONS, apply_attack, _after_action),
     "play": (ACTIONS, apply_play, _after_play),
+    "order": (ACTIONS, _apply_order, _nothing),
+    "back": (ACTIONS, apply_back, _nothing),
     "move": (ACTIONS, apply_move, _nothing),
     "snyle": (("snyle",), apply_snyle, _after_snyle),
     "select": (("purchase",), apply_select, _nothing),
@@ -453,6 +469,8 @@ class CityOfIron(Game[CityState]):
         if state.phase not in phases:
             raise RuleError(f"That move is not possible now: the game is in the {_phase_name(state)} step.")
         events = move(state, seat, action)
+        if state.ordering and action.kind != "order":
+            state.ordering = False  # the discard-order step ends with the move played from it
         after(state, seat, action, events)
         return events
 

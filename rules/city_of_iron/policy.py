@@ -19,14 +19,30 @@ cost VP at the end); at four players also the citizen and military cards owned, 
   is done;
 - the turn-order bid: its cost in coins, and among bids of one cost the earlier turn (`BID_ORDER`);
 - drawing a citizen/military card: a fixed +1.5 (a card in hand), its identity unknown;
-- arranging the starting decks: all orders equal (chosen at random).
+- arranging the starting decks: all orders equal (chosen at random);
+- the discard-order step ("order", "back"): never by lookahead, since the order changes nothing the
+  evaluation reads (`ORDER_STEP`).
+
+The discard order (`CityPolicy`, issue 41): once the greedy choice is a card action or attack, the seat
+puts its discards down most valuable card first (a card's worth: its price, coins and science at the
+board's 4 coins a science), so that card comes back first when the discard pile is turned over ("pick
+up the discard pile (do not change the order)"). Where that is not the default order it plays "Choose
+the discard order" and, in that step, the best card action or attack again (one variant per move, in
+its best order, looked ahead like any move).
 """
 
 from __future__ import annotations
 
+import random
+from functools import lru_cache
+from typing import Any
+
+from rules.city_of_iron.choices import kind_of
 from rules.city_of_iron.data import rules_data
+from rules.city_of_iron.moves.discard import move_cards, orderable, orders
 from rules.city_of_iron.view import CityOfIronView, PlayerInfo
-from rules.core import Choice, Seat
+from rules.core import Choice, Game, Seat
+from rules.policy import GreedyPolicy
 
 VP = 4.0
 SCORINGS = 3
@@ -92,6 +108,12 @@ in hand against the coins it cost, and bought too little (at four players nothin
 `OWNED`)."""
 SEARCH_SKIPS = frozenset({"clear"})
 """The search never clears its secret purchases: choosing them again is a cycle, not a plan."""
+ORDER_STEP = frozenset({"order", "back"})
+"""The discard-order step's own moves: `prior` keeps the greedy choice off them and `CityPolicy` enters
+the step itself; the search never looks into them and plays the heuristic's when it is one
+(`rules.search.heuristic_only`): to the tree, "order" is worth the best card action after it and
+"back" returns where it began, and neither changes what the evaluation reads."""
+HEURISTIC_ONLY = ORDER_STEP
 
 
 def _goods_vp(view: CityOfIronView, seat: Seat) -> float:
@@ -160,6 +182,8 @@ def prior(
     """`reserve`, `limit`, `bid_order`: instead of `PURCHASE_RESERVE`, `PURCHASE_LIMIT` and `BID_ORDER`
     (the benchmark's reference heuristic buys and bids as the issue found it: `REFERENCE_PRIOR`)."""
     kind = choice.action.get("kind")
+    if kind in ORDER_STEP:
+        return -1000.0
     if kind == "bid":
         order = BID_ORDER.get(len(view.seats), 0.0) if bid_order is None else bid_order
         return _bid_value(view, choice.action["space"], order) if order else None
@@ -203,3 +227,83 @@ def _purchase_value(view: CityOfIronView, seat: Seat, uid: str, reserve: int, li
         return -1.0
     usefulness = 2.0 + info.work + info.attack + 0.5 * info.distance
     return usefulness - 0.6 * info.coins - 1.5 * info.science - 0.2 * spent_science
+
+
+# ---- the discard order ----------------------------------------------------------------------------
+@lru_cache(maxsize=256)
+def card_worth(kind_id: str) -> float:
+    """What a citizen or military card is worth to see again soon: its price (coins, and science at
+    the board's price in coins)."""
+    kind = rules_data().cards[kind_id]
+    return kind.coins + rules_data().board.science_price * kind.science
+
+
+def _order_value(order: tuple[str, ...]) -> tuple[tuple[float, ...], ...]:
+    """The worths in the order each pile gets them (citizen pile first): larger is better, so the
+    best order puts every pile's most valuable card down first."""
+    piles: dict[str, list[float]] = {"citizen": [], "military": []}
+    for uid in order:
+        kind = kind_of(uid)
+        piles[rules_data().cards[kind].deck].append(card_worth(kind))
+    return tuple(tuple(pile) for pile in piles.values())
+
+
+@lru_cache(maxsize=4096)
+def best_order(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """The order a computer seat puts a move's cards down in, among those the step offers (the
+    default one when nothing is gained: `max` keeps the first of equals)."""
+    return max(orders(cards), key=_order_value)
+
+
+def _move_of(action: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(
+        (name, tuple(value) if isinstance(value, list) else value)
+        for name, value in action.items()
+        if name != "discard_order"
+    )
+
+
+class CityPolicy(GreedyPolicy):
+    """The greedy policy (`rules.policy.GreedyPolicy`, with `evaluate` and `prior`) that also chooses
+    the order of its discards (the module's doc)."""
+
+    def choose(self, game: Game, state: Any, seat: Seat, rng: random.Random, strength: int = 3) -> Choice:
+        choices = game.legal_actions(state, seat)
+        if choices and choices[-1].action.get("kind") == "back":
+            return self._ordered_move(game, state, seat, rng, choices)
+        choice = self.choose_from(game, state, seat, rng, strength, choices)
+        action = choice.action
+        if action.get("kind") in ("play", "attack") and orderable(action):
+            cards = move_cards(action)
+            if best_order(cards) != cards:
+                return next((entry for entry in choices if entry.key == "order"), choice)
+        return choice
+
+    def _ordered_move(
+        self, game: Game, state: Any, seat: Seat, rng: random.Random, choices: list[Choice]
+    ) -> Choice:
+        """In the discard-order step: each move whose best order is not the default one (the moves the
+        step was entered for; every move if there is none), in that order, looked ahead, the best one
+        played."""
+        variants: dict[tuple[Any, ...], Choice] = {}
+        defaults: dict[tuple[Any, ...], Choice] = {}
+        for choice in choices:
+            action = choice.action
+            if action.get("kind") in ("play", "attack"):
+                cards = move_cards(action)
+                order = tuple(action["discard_order"])
+                if order == best_order(cards):
+                    (variants if order != cards else defaults).setdefault(_move_of(action), choice)
+        variants = variants or defaults
+        before = game.view(state, seat)
+        base = self.evaluate(before, seat)
+        best, best_key = choices[0], (float("-inf"), 0.0)
+        for choice in variants.values():
+            score = self.score(game, state, seat, choice, before, base)
+            key = (score if score is not None else float("-inf"), rng.random())
+            if score is not None and key > best_key:
+                best, best_key = choice, key
+        return best
+
+
+POLICY = CityPolicy(evaluate=evaluate, prior=prior)

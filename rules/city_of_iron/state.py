@@ -11,9 +11,9 @@ a discard pile into the draw pile keeps the list as it is (no shuffle, order unc
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 from pydantic.dataclasses import dataclass
 
 from rules.core import Model, Record, Rng, Seat
@@ -95,6 +95,21 @@ class CityState(Record):
     scored_now: bool = False
     """This End Round scored an A or B card (its Score card gives science)."""
     city_counter: int = 0
+    ordering: bool = False
+    """The current seat chose "Choose the discard order": its menu is its card actions and attacks in
+    every order of their discards (and Back), until one is played. Left out of the JSON while False
+    (`_without_default_order`)."""
+
+    @model_serializer(mode="wrap")
+    def _without_default_order(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The snapshot as it was before the discard-order step (issue 41) whenever no seat is in it: a
+        saved game's file checks its log against the hash of this JSON (`bot/app/archive.py`), so every
+        position an older version saved still hashes the same; a snapshot without the key loads as
+        False."""
+        data: dict[str, Any] = handler(self)
+        if not self.ordering:
+            data.pop("ordering", None)
+        return data
 
 
 class PickNation(Model):
@@ -151,16 +166,34 @@ class Attack(Model):
     town: str
     attackers: list[str]
     distance: list[str] = Field(default_factory=list)
+    discard_order: list[str] | None = None
+    """The attack's cards in the order they go down on their discard piles (each to its own pile);
+    None: the attackers, then the distance cards, as listed (the order before issue 41)."""
 
 
 class Play(Model):
     kind: Literal["play"] = "play"
     card: str
     payers: list[str] = Field(default_factory=list)
-    """Cards paying the skills, discarded after the played card in this order."""
+    """Cards paying the skills."""
     land: str | None = None
     city: str | None = None
     token: str | None = None
+    discard_order: list[str] | None = None
+    """The played card and its payers in the order they go down on their discard piles (each to its
+    own pile); None: the played card, then the payers, as listed (the order before issue 41)."""
+
+
+class ChooseOrder(Model):
+    """The step before a card action or attack whose discards the seat puts down in its own order."""
+
+    kind: Literal["order"] = "order"
+
+
+class Back(Model):
+    """Leave the discard-order step without playing."""
+
+    kind: Literal["back"] = "back"
 
 
 class MoveBuilding(Model):
@@ -199,6 +232,8 @@ Action = Annotated[
     | BuyScience
     | Attack
     | Play
+    | ChooseOrder
+    | Back
     | MoveBuilding
     | ChooseGood
     | Select

@@ -317,7 +317,9 @@ def _headline(state: CityState) -> str:
         "arrange": "Arranging starting decks",
         "bid": f"Bidding - {who} to bid",
         "rebid": f"Bidding - {who} may bid again",
-        "actions": f"Actions - {who} to act",
+        "actions": f"Actions - {who} chooses a discard order (first down, first drawn again)"
+        if state.ordering
+        else f"Actions - {who} to act",
         "snyle": f"End Round - {who} chooses Snyle's good",
         "purchase": "End Round - buying cards in secret",
         "over": "Game over",

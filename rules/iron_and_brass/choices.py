@@ -21,6 +21,7 @@ def end_turn(state: IronAndBrassState) -> Choice:
         action={"kind": "end_turn"},
         group="Turn",
         style="primary",
+        ends=True,
     )
 
 

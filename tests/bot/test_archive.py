@@ -35,7 +35,9 @@ def _played(game, players: int, seed: int, *, cut: int | None = None):
         state = game.apply(state, seat, action).state
     raw = archive.export(
         game,
-        options=SMALL.get(game.info.id, {}),
+        # As the lobby stores them, every option resolved: an option missing from a saved game's options
+        # did not exist when it was created, and its game plays the option's `before` value.
+        options=game.resolve_options(SMALL.get(game.info.id, {})),
         seed=seed,
         seats=[ArchivedSeat(name=name) for name in names],
         moves=moves,

@@ -14,14 +14,16 @@ import pytest
 from bot.interface.components import (
     BUTTON_LABEL,
     MAX_SELECT_OPTIONS,
+    OPTION_DESCRIPTION,
     OPTION_LABEL,
     ROOT,
+    abbreviate,
     choice_menu,
     distinct_labels,
     menu_entries,
 )
 from rules import registry
-from rules.core import Choice
+from rules.core import LABEL_MOST, Choice
 
 STATES_PER_GAME = 2000
 SECONDS_PER_GAME = 15.0
@@ -46,6 +48,8 @@ def check_menu(choices: list[Choice]) -> dict[str, int]:
             if entry.kind == "select":
                 assert 1 <= len(entry.options) <= MAX_SELECT_OPTIONS
                 assert len(entry.label) <= 150
+                assert all(len(about) <= OPTION_DESCRIPTION for about in entry.option_descriptions)
+                assert len(entry.option_descriptions) == len(entry.options)
                 for choice, label in zip(entry.options, entry.option_labels, strict=True):
                     assert len(label) <= OPTION_LABEL
                     shown.append(label)
@@ -66,6 +70,9 @@ def check_menu(choices: list[Choice]) -> dict[str, int]:
             assert "select" not in kinds or len(kinds) == 1
         if path == ROOT:
             assert 4 not in rows, "the root keeps its last row for Undo and the trade composer"
+            buttons = {e.choice.key for e in entries if e.kind == "choice" and e.choice is not None}
+            ends = {c.key for c in choices if c.ends}
+            assert ends <= buttons, f"a way out of the turn hides in a select or a part: {ends - buttons}"
         assert len(set(shown)) == len(shown), [s for s in shown if shown.count(s) > 1]
     return reached
 
@@ -142,3 +149,99 @@ def test_real_views_fit_discord() -> None:
             state = game.apply(state, seat, rng.choice(choices).action).state
 
     asyncio.run(build())
+
+
+def _big_menu(count: int, group: str = "Build") -> list[Choice]:
+    return [
+        Choice(key=f"b{i}", label=f"Build site {i} → factory", action={"i": i}, group=group)
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", [21, 26, 60, 99, 150, 400])
+def test_end_turn_is_a_root_button_whatever_the_menu_size(count: int) -> None:
+    """Issue 36: with more than 25 choices "End turn" hid inside a dropdown. A choice the game marks
+    as the way out (`Choice.ends`) is a button of the root message, on a row of its own."""
+    end = Choice(key="end", label="End turn", action={}, group="Build", style="primary", ends=True)
+    choices = [*_big_menu(count), end]
+    root = menu_entries(choices)
+    pinned = [e for e in root if e.kind == "choice" and e.choice is end]
+    assert len(pinned) == 1 and pinned[0].style == "primary"
+    assert all(e.row < pinned[0].row for e in root if e is not pinned[0])
+    assert all(end not in e.options for e in root)
+    reached = check_menu(choices)
+    assert reached["end"] == 1 and set(reached) == {c.key for c in choices}
+    assert max(reached.values()) <= 3
+
+
+def test_unmarked_end_turn_is_not_pinned_and_small_menus_keep_their_order() -> None:
+    """Only the game's mark pins a choice (no English words are read), and a menu of buttons only
+    keeps the game's order."""
+    words = Choice(key="end", label="End turn", action={}, group="Build")
+    assert all(e.kind == "select" for e in menu_entries([*_big_menu(30), words]))
+    end = Choice(key="end", label="End turn", action={}, group="Build", ends=True)
+    small = [end, *_big_menu(5)]
+    assert [e.choice.key for e in menu_entries(small) if e.choice] == [c.key for c in small]
+
+
+@pytest.mark.parametrize("game", _games(), ids=lambda g: g.info.id)
+def test_every_game_marks_its_way_out(game) -> None:
+    """Each game's end-turn, pass or done choice carries `ends`, so the menus can pin it: found by
+    playing until a seat is offered one."""
+    rng = random.Random(f"ends/{game.info.id}")
+    state = game.setup([f"Player {i}" for i in range(game.info.min_players)], None, rng.randrange(10**9))
+    for _ in range(300):
+        seat = sorted(game.to_act(state))[0]
+        choices = game.legal_actions(state, seat)
+        marked = [c for c in choices if c.ends]
+        if marked:
+            assert len(marked) < len(choices) or len(choices) == 1
+            return
+        state = game.apply(state, seat, rng.choice(choices).action).state
+        assert game.result(state) is None
+    raise AssertionError(f"{game.info.id} never offered a choice marked `ends`")
+
+
+def _long_plays(count: int) -> list[Choice]:
+    """City of Iron's play labels (`rules/city_of_iron/moves/cards.py`): a settle's long description,
+    then the cards that pay, which is all that tells the variants apart."""
+    head = "Free: Expedition Leader: settle The Windswept Northern Isles (dist 3) as a 3-city (citizen)"
+    payers = ["Cartographer, Scout", "Cartographer, Merchant", "Scout, Merchant", "Cartographer"]
+    return [
+        Choice(key=f"play:{i}", label=f"{head}; pay with {payers[i % 4]} #{i}", action={"i": i}, group="Play")
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", [4, 24, 40])
+def test_long_labels_keep_what_tells_them_apart(count: int) -> None:
+    """Issue 36: labels cut at Discord's limit hid the payers ('…(citizen); pay with Cartographe…').
+    The rules core now keeps labels up to 200 characters; the menu shortens the shared description,
+    keeps the distinguishing end, and puts the description in the select option's own line."""
+    choices = _long_plays(count)
+    assert all(len(c.label) > OPTION_LABEL for c in choices)
+    shown: list[str] = []
+    for entry in menu_entries(choices):
+        if entry.kind == "select":
+            for choice, label, about in zip(
+                entry.options, entry.option_labels, entry.option_descriptions, strict=True
+            ):
+                assert label.endswith(choice.label.split("; ")[-1]), (label, choice.label)
+                assert about and choice.label.startswith(about) and len(about) <= OPTION_DESCRIPTION
+                assert label.endswith(choice.label[len(about) :].lstrip(" →:;,")), (label, about)
+                shown.append(label)
+        else:
+            assert entry.choice is not None and len(entry.label) <= BUTTON_LABEL
+            assert entry.label.endswith(entry.choice.label.split("; ")[-1]), entry.label
+            shown.append(entry.label)
+    assert len(shown) == count == len(set(shown))
+    assert set(check_menu(choices)) == {c.key for c in choices}
+
+
+def test_core_keeps_labels_to_200_and_short_ones_unchanged() -> None:
+    """The core cuts only past `LABEL_MOST`; labels that fit Discord are shown exactly as written."""
+    long = Choice(key="k", label="x" * 250, action={})
+    assert len(long.label) == LABEL_MOST and long.label.endswith("…")
+    assert abbreviate("Take a loan of 10", OPTION_LABEL) == ("Take a loan of 10", "")
+    entries = menu_entries([Choice(key=f"k{i}", label=f"Move {i}", action={}) for i in range(30)])
+    assert all(about == "" for e in entries for about in e.option_descriptions)

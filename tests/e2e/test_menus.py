@@ -116,3 +116,17 @@ async def test_autocomplete_groups_variants_and_leads_to_their_menu(tmp_path):
         assert offered[0]["name"].split()[0] in {"Mine", "Hire", "End", "Heal", "Repair"}, offered[:3]
         opened = await user.slash(w.channels["table"], "play", move=grouped[0]["value"])
         assert opened.ephemeral and menu_choices(opened), opened.content
+
+
+async def test_end_turn_stays_a_button_of_a_big_menu(tmp_path):
+    """Issue 36: with more than 25 choices "End turn" hid inside a dropdown. In a menu too big for one
+    message, the seat's way out is still a button of the first message, and pressing it ends the turn."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await open_game(w, "table", alice, [bob], game="iron-and-brass", seed=4, options="board_size=10")
+        user, menu, _ = await _until_groups(w)
+        offered = menu_choices(menu)
+        ends = [cid for label, cid in offered if label.startswith("End turn")]
+        assert len(ends) == 1 and ":act:" in ends[0] and "|" not in ends[0], offered
+        done = await user.click(menu.message.id, ends[0])
+        assert done.content.startswith("✅"), done.content

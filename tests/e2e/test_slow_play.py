@@ -128,8 +128,11 @@ async def test_deadline_replace_lets_a_substitute_take_the_seat_with_its_cards(t
         refused = await alice.click(dropped.id, custom_id)
         assert refused.ephemeral and "already playing" in refused.content
         taken = await dave.click(dropped.id, custom_id)
-        assert "takes the empty seat" in taken.content
+        assert taken.ephemeral and "The seat is yours" in taken.content
+        again = await dave.click(dropped.id, custom_id)  # the same button pressed twice
+        assert again.ephemeral and again.content == "⚠️ Already decided: you took this seat."
         await w.settle()
+        assert w.last_public().content.endswith(f"<@{dave.id}> takes the empty seat and plays on.")
         game = await w.bot.service.store.latest_game_in(w.channels["table"])
         state = await w.bot.service.state(game)
         dave_dm = dave.dms()[-1]

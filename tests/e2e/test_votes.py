@@ -11,6 +11,7 @@ The Undo button on a move's confirmation is offered only when `/undo` would acce
 from __future__ import annotations
 
 from bot.app.service import NOT_A_VOTER
+from bot.app.votes import DROPPED_VOTER
 from tests.e2e.harness import World, menu_choices, open_game, take_turn, world
 
 REFUSED = f"⚠️ {NOT_A_VOTER}"
@@ -75,8 +76,13 @@ async def test_undo_votes_are_decided_by_the_seated_players_only(tmp_path):
         asked = await alice.slash(table, "undo")
         ids = {label: cid for label, cid, _ in bob.buttons(asked.message.id)}
         refused = await bob.click(asked.message.id, ids["Refuse"])
-        assert "refused the undo; the move stands" in refused.content and not refused.ephemeral
+        assert "refused the undo; the move stands" in refused.content and refused.ephemeral
         await w.settle()
+        assert w.last_public().content == f"❌ <@{bob.id}> refused the undo; the move stands."
+        late = await carol.click(asked.message.id, ids["Approve"])  # the request is decided
+        assert (
+            late.ephemeral and late.content == "⚠️ Already decided: the undo was refused, so the move stands."
+        )
         assert await _votes(w, f"undo:{pledged.version}") == set()
         assert (await _game(w))[0].version == pledged.version
         assert not w.server.errors, w.server.errors
@@ -101,8 +107,9 @@ async def test_replacement_votes_are_decided_by_the_other_seated_players_only(tm
         assert await _votes(w, kind) == {alice.id}
         ids = {label: cid for label, cid, _ in carol.buttons(asked.message.id)}
         refused = await carol.click(asked.message.id, ids["Refuse"])
-        assert "refused the replacement" in refused.content and not refused.ephemeral
+        assert "refused the replacement" in refused.content and refused.ephemeral
         await w.settle()
+        assert f"❌ <@{carol.id}> refused the replacement" in w.last_public().content
         assert await _votes(w, kind) == set()
         assert [s.user_id for s in (await _game(w))[1]] == [alice.id, bob.id, carol.id]
 
@@ -161,7 +168,9 @@ async def test_a_replaced_player_no_longer_votes_on_anything(tmp_path):
         game, _ = await _game(w)
         assert await _votes(w, f"abandon:{game.version}") == {alice.id}
         assert "Still to agree" in (await erin.slash(table, "game abandon")).content
-        assert "abandoned by" in (await dave.slash(table, "game abandon")).content
+        assert "abandoned" in (await dave.slash(table, "game abandon")).content
+        await w.settle()
+        assert w.last_public().content == f"🛑 The game was abandoned by <@{dave.id}>."
         game = await w.bot.service.store.latest_game_in(table)
         assert game.status == "abandoned"
         assert not w.server.errors, w.server.errors
@@ -190,7 +199,7 @@ async def test_an_abandon_vote_lapses_when_the_table_plays_on(tmp_path):
         assert game.status == "active"
         assert await _votes(w, f"abandon:{game.version}") == {carol.id}
         await alice.slash(table, "game abandon")
-        assert "abandoned by" in (await bob.slash(table, "game abandon")).content
+        assert "abandoned" in (await bob.slash(table, "game abandon")).content
         assert (await _game(w))[0].status == "abandoned"
         assert not w.server.errors, w.server.errors
 
@@ -290,6 +299,12 @@ async def test_players_dropped_by_the_clock_do_not_hold_up_a_vote(tmp_path):
         asked = await alice.slash(table, "game replace", old=carol.id, new=erin.id)
         assert "Still to agree: bob" in asked.content and "carol" not in asked.content, asked.content
         ids = {label: cid for label, cid, _ in bob.buttons(asked.message.id)}
+        game, _ = await _game(w)
+        assert await w.bot.service.store.set_seat_flag(game.id, 1, "dropped", True)  # bob, for a moment
+        gone = await bob.click(asked.message.id, ids["Approve"])  # a dropped seat holds no vote
+        assert gone.ephemeral and gone.content == f"⚠️ {DROPPED_VOTER}", gone.content
+        assert await _votes(w, f"replace:{carol.id}:{erin.id}") == {alice.id}
+        assert await w.bot.service.store.set_seat_flag(game.id, 1, "dropped", False)
         agreed = await bob.click(asked.message.id, ids["Approve"])
         assert "now plays in" in agreed.content, agreed.content
         await w.settle()

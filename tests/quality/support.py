@@ -21,12 +21,21 @@ from bot.emulator.server import FakeDiscord
 from bot.storage.shards import Shards
 from bot.storage.store import ActionRecord, GameRecord
 
+ROOT = Path(__file__).resolve().parents[2]
+
+WITH_TEST_GAME = (
+    "from rules import registry; from tests.support import highcard; registry.register(highcard.GAME);"
+    " from bot.__main__ import main; raise SystemExit(main([]))"
+)
+"""`python -m bot`, with the tests' own game registered first."""
+
 
 class BotProcess:
     """`python -m bot` in a subprocess, pointed at the emulator, its log written to a file.
 
     `database_url` defaults to a SQLite file in `folder`; `shards` ((shard_count, "ids")) makes it one
-    process of a sharded bot, SHARD_COUNT and SHARD_IDS set."""
+    process of a sharded bot, SHARD_COUNT and SHARD_IDS set; `test_game` offers the tests' own game
+    (`tests/support/highcard.py`) besides the real ones."""
 
     def __init__(
         self,
@@ -38,6 +47,7 @@ class BotProcess:
         render_processes: int = 0,
         database_url: str | None = None,
         shards: tuple[int, str] | None = None,
+        test_game: bool = False,
     ) -> None:
         self.server = server
         self.folder = folder
@@ -48,6 +58,7 @@ class BotProcess:
         self.log_level = log_level
         self.render_processes = render_processes
         self.shards = Shards.parse(*shards) if shards else None
+        self.test_game = test_game
         self.process: subprocess.Popen[bytes] | None = None
         self.logs: list[Path] = []
         #: The gateway sessions of the running process (one per shard it runs).
@@ -64,6 +75,8 @@ class BotProcess:
             DEV_GUILD_ID="",
             PYTHONUNBUFFERED="1",
         )
+        if self.test_game:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
         if self.shards is not None:
             env.update(SHARD_COUNT=str(self.shards.count), SHARD_IDS=",".join(map(str, self.shards.ids)))
         return env
@@ -77,7 +90,7 @@ class BotProcess:
         with log.open("wb") as out:
             # cwd is the test folder, so no .env of the developer's is read.
             self.process = subprocess.Popen(  # noqa: ASYNC220 - starting it does not block
-                [sys.executable, "-m", "bot"],
+                [sys.executable, "-c", WITH_TEST_GAME] if self.test_game else [sys.executable, "-m", "bot"],
                 cwd=self.folder,
                 env=self.env(),
                 stdout=out,

@@ -2,7 +2,7 @@
 asking faster than a person can gets a polite "slow down" that costs the bot no render.
 
 The limits (`bot.app.limits`, listed in the README's command table): a user gets at most `PACE`
-pictures or whole-history reads (4 in 10 s); the channel gets at most one public board of a game per
+pictures or whole-history reads (6 in 10 s); the channel gets at most one public board of a game per
 2 minutes and one replay per 10 minutes, a replay only when a player of the game asks, and a user at
 most 3 public pictures per 10 minutes. Past a limit, the picture goes to the asker only.
 

@@ -34,6 +34,7 @@ from bot.emulator.server import FakeDiscord
 from bot.storage.store import GameRecord, GameStatus, SeatRecord
 from renderer.registry import render
 from rules import registry
+from rules.core import LABEL_MOST
 from tests.e2e.harness import World, world
 from tests.quality.support import open_menu, random_move, turn_messages
 
@@ -145,7 +146,7 @@ def test_long_names_never_stop_a_game() -> None:
                 break
             seat = rng.choice(waiting)
             choices = rules.legal_actions(state, seat)
-            assert all(len(choice.label) <= 100 for choice in choices)
+            assert all(len(choice.label) <= LABEL_MOST for choice in choices)
             state = rules.apply(state, seat, rng.choice(choices).action).state
 
 

@@ -88,8 +88,8 @@ def _image(png: bytes, *, tallest: int = phone.MAX_HEIGHT) -> Image.Image:
     return image
 
 
-SECTION_HEIGHT = 1600
-"""The tallest a section should be: one topic, about two phone screens."""
+SECTION_HEIGHT = phone.MAX_HEIGHT
+"""The tallest a section's page may be: a phone screen (a longer section is cut into pages)."""
 
 
 def _near(image: Image.Image, color: tuple[int, int, int], tolerance: int = 24) -> int:
@@ -186,6 +186,28 @@ def test_marks_on_the_map_pillage_garrison_and_public_works():
     assert _near(marked, (200, 20, 20), 30) > 300, "red stripes on the pillaged tile"
 
 
+def _exactly(image: Image.Image, color: tuple[int, int, int]) -> int:
+    return _near(image, color, 0)
+
+
+def test_a_changed_tile_keeps_its_owners_band():
+    """Issue 36: the magenta frame of a tile bought this turn covered its ownership band, so the picture
+    could not say who bought it. Framed, a tile keeps most of its band: the owner's colour lost to the
+    frames is under a third of one tile's band."""
+    state = _play(14, 3, stop=lambda s: s.turn >= 3)
+    view = GAME.view(state, None)
+    owners = [tile.owner for tile in view.tiles if tile.owner is not None]
+    assert owners, "the game has owned tiles"
+    owner = max(set(owners), key=owners.count)
+    mine = [tile.id for tile in view.tiles if tile.owner == owner]
+    color = Palette.seat(owner)
+    plain = _exactly(_image(render(view)), color)
+    per_tile = plain / len(mine)
+    framed = _exactly(_image(render(view, marks=frozenset(f"tile:{tile}" for tile in mine))), color)
+    assert _near(_image(render(view, marks=frozenset({f"tile:{mine[0]}"}))), Palette.changed, 0) > 0
+    assert plain - framed < len(mine) * per_tile / 3, (plain, framed, len(mine))
+
+
 def test_a_finished_game_shows_the_result_either_way():
     state = _play(10, 3)
     view = GAME.view(state, None)
@@ -203,6 +225,12 @@ def test_a_finished_game_shows_the_result_either_way():
 
 def _texts(draw) -> set[str]:  # noqa: ANN001 - a function returning PNG bytes
     return {text for _, text in phone.measure(draw).texts}
+
+
+def _page_texts(overlay, view) -> set[str]:  # noqa: ANN001 - an Overlay and a view
+    """The texts of every page of a section (a long one is cut into pages no taller than 4:5)."""
+    count = overlay.page(view).count
+    return {text for n in range(count) for text in _texts(lambda n=n: overlay.page(view, None, n).png)}
 
 
 def _with_offer(players: int = 3) -> tuple[CityHeroesState, int, int, int]:
@@ -240,11 +268,12 @@ def test_every_section_renders_readably():
         view = GAME.view(state, None)
         for overlay in OVERLAYS:
             assert not overlay.target
-            drawn = phone.measure(lambda overlay=overlay, view=view: overlay.draw(view, None))
-            assert drawn.width == phone.PHONE_WIDTH
-            assert drawn.height <= SECTION_HEIGHT, overlay.name
-            assert drawn.too_small() == [], overlay.name
-        cities = _texts(lambda view=view: OVERLAYS[1].draw(view, None))
+            for number in range(overlay.page(view).count):
+                drawn = phone.measure(lambda o=overlay, v=view, n=number: o.page(v, None, n).png)
+                assert drawn.width == phone.PHONE_WIDTH
+                assert drawn.height <= phone.MAX_HEIGHT, (overlay.name, number)
+                assert drawn.too_small() == [], overlay.name
+        cities = _page_texts(OVERLAYS[1], view)
         for seat in view.seats:
             assert seat.name in cities
             assert f"Weapons {seat.stock.get('weapons', 0)}" in cities
@@ -252,7 +281,7 @@ def test_every_section_renders_readably():
 
 def test_the_key_section_names_every_code_and_symbol():
     view = GAME.view(_play(13, 2, stop=lambda s: s.turn >= 2), None)
-    drawn = _texts(lambda: OVERLAYS[2].draw(view, None))
+    drawn = _page_texts(OVERLAYS[2], view)
     for key, code in CODES.items():
         assert code in drawn, key
     assert {"Barracks", "Kronborg", "Apartment", "Apothecary"} <= drawn

@@ -55,6 +55,15 @@ def _texts(png_maker) -> list[str]:  # noqa: ANN001 - a function returning PNG b
     return [text for _, text in drawn.texts]
 
 
+def _page_texts(overlay, view) -> list[str]:  # noqa: ANN001 - an Overlay and a view
+    """The texts of every page of a section (a long one is cut into pages no taller than 4:5)."""
+    return [
+        text
+        for number in range(overlay.page(view).count)
+        for text in _texts(lambda n=number: overlay.page(view, None, n).png)
+    ]
+
+
 def test_the_registry_finds_this_renderer():
     assert renderer_for("city-of-iron") is render
 
@@ -179,15 +188,16 @@ def test_every_section_renders_readably():
     assert set(overlays_for("city-of-iron")) == {overlay.name for overlay in OVERLAYS}
     for overlay in OVERLAYS:
         assert not overlay.target and overlay.description
-        drawn = phone.measure(lambda overlay=overlay: overlay.draw(view, None))
-        assert drawn.width == phone.PHONE_WIDTH and drawn.smallest >= phone.MIN_TEXT, overlay.name
-        texts = [text for _, text in drawn.texts]
-        assert texts[0].startswith("City of Iron — "), texts[:2]
-        assert drawn.height <= 2000, (overlay.name, drawn.height)
-    goods = _texts(lambda: OVERLAYS[0].draw(view, None))
+        for number in range(overlay.page(view).count):
+            drawn = phone.measure(lambda o=overlay, n=number: o.page(view, None, n).png)
+            assert drawn.width == phone.PHONE_WIDTH and drawn.smallest >= phone.MIN_TEXT, overlay.name
+            texts = [text for _, text in drawn.texts]
+            assert texts[0].startswith("City of Iron — "), texts[:2]
+            assert drawn.height <= phone.MAX_HEIGHT, (overlay.name, number, drawn.height)
+    goods = _page_texts(OVERLAYS[0], view)
     for label, _, _ in city_of_iron.GOODS.values():
         assert label in goods
-    nations = _texts(lambda: OVERLAYS[1].draw(view, None))
+    nations = _page_texts(OVERLAYS[1], view)
     for info in view.seats:
         assert any(text.startswith(info.name) for text in nations), info.name
 
@@ -234,7 +244,7 @@ def test_the_key_explains_every_symbol_drawn():
     view = GAME.view(state, None)
     drawn: list[str] = _texts(lambda: render(view)) + _texts(lambda: render(GAME.view(state, state.current)))
     for overlay in OVERLAYS:
-        drawn += _texts(lambda overlay=overlay: overlay.draw(view, None))
+        drawn += _page_texts(overlay, view)
     symbols = {char for text in drawn for char in text if not char.isalnum() and not char.isspace()}
     plain = set(".,:;·/-–—+…()'≥%?!\"")
     missing = sorted(symbols - plain - set(KEY))

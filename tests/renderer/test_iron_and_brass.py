@@ -210,15 +210,21 @@ def test_each_section_renders_readably(section):
     assert not overlay.target and overlay.description
     for size in (10, 16):
         view = GAME.view(_played(size, size, 150), None)
-        drawn = _measured(lambda v=view: overlay.draw(v, None))
-        assert drawn.width == phone.PHONE_WIDTH
-        assert drawn.height <= 1600
-        assert drawn.smallest >= phone.MIN_TEXT, drawn.too_small()
+        for number in range(overlay.page(view).count):
+            drawn = _measured(lambda v=view, n=number: overlay.page(v, None, n).png)
+            assert drawn.width == phone.PHONE_WIDTH
+            assert drawn.height <= phone.MAX_HEIGHT
+            assert drawn.smallest >= phone.MIN_TEXT, drawn.too_small()
 
 
 def test_the_key_section_and_key_explain_every_code():
     view = GAME.view(_played(3, 10, 0), None)
-    texts = [text for _, text in _measured(lambda: sections.key_section(view)).texts]
+    key = overlays_for("iron-and-brass")["key"]
+    texts = [
+        text
+        for number in range(key.page(view).count)
+        for _, text in _measured(lambda n=number: key.page(view, None, n).png).texts
+    ]
     for item in view.items:
         assert item.code in texts and item.token in texts
         assert re.search(rf"\b{item.code} [A-Z]", KEY), item.code

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 from PIL import Image
 
@@ -58,6 +59,13 @@ def _texts(draw) -> str:  # noqa: ANN001 - a callable returning PNG bytes
     drawn = phone.measure(draw)
     assert drawn.smallest >= phone.MIN_TEXT, drawn.too_small()
     return "\n".join(text for _, text in drawn.texts)
+
+
+def _page_texts(overlay, view) -> str:  # noqa: ANN001 - an Overlay and a view
+    """The texts of every page of a section, one a line."""
+    return "\n".join(
+        _texts(lambda n=number: overlay.page(view, None, n).png) for number in range(overlay.page(view).count)
+    )
 
 
 def _magenta(png: bytes) -> int:
@@ -160,16 +168,15 @@ def test_every_section_renders_readably_and_keeps_to_its_topic():
     assert set(overlays_for("iron-bridge-gorge")) == {"cards", "players", "events", "key"}
     for overlay in OVERLAYS:
         assert overlay.target == "" and overlay.description
-        png = overlay.draw(view, None)
-        _image(png, sized=False)
-        assert Image.open(io.BytesIO(png)).height <= 2000
-        texts = _texts(lambda o=overlay: o.draw(view, None))
-        assert "Iron Bridge Gorge" in texts
-    cards = _texts(lambda: ibg.render_cards(view))
+        for number in range(overlay.page(view).count):  # a long section is cut into 4:5 pages
+            _image(overlay.page(view, None, number).png, sized=True)
+            texts = _texts(lambda o=overlay, n=number: o.page(view, None, n).png)
+            assert "Iron Bridge Gorge" in texts
+    cards = _page_texts(OVERLAYS[0], view)
     assert all(card.name in cards for card in view.row)
-    players = _texts(lambda: ibg.render_players(view)).replace("\n", " ")  # names wrap between words
+    players = _page_texts(OVERLAYS[1], view).replace("\n", " ")  # names wrap between words
     assert all(card.name in players for seat in view.seats for card in seat.resources)
-    events = _texts(lambda: ibg.render_events(view))
+    events = _page_texts(OVERLAYS[2], view)
     assert all(entry.name in events for entry in view.innovations)
 
 
@@ -215,8 +222,27 @@ def test_the_key_explains_every_symbol_drawn():
         text for text in texts if len(text) <= 5 and text.strip("+-0123456789 Lc·") and text not in words
     }
     assert {"VP", "Coins", "F", "O"} <= symbols, "the table's titles are among the symbols checked"
-    symbols |= {"✓", "–", "▶", "L", "5c", "+2", "magenta", "yellow", "filled"}
+    symbols |= {"✓", "–", "▶", "L", "loan", "5c", "+2", "magenta", "yellow", "filled"}
     for symbol in symbols:
         assert symbol in KEY, symbol
     for letter, (label, _, _) in ibg.TYPES.items():
         assert f"{letter} {label}" in KEY
+
+
+def test_each_letter_of_the_key_means_one_thing():
+    """Issue 36: the legend under the turn picture read "L Limestone" and "L loan" — one letter, two
+    meanings. Every single-letter symbol the key and the short key explain names one thing only, and a
+    seat's loan is marked with a word no type uses."""
+    from renderer.iron_bridge_gorge.key import SHORT_KEY
+    from renderer.iron_bridge_gorge.layout import LOAN
+
+    meanings: dict[str, set[str]] = {}
+    for text in (*SHORT_KEY, KEY.removeprefix("Key: ")):
+        for item in re.split(r" · |, |; ", text):
+            found = re.match(r"([A-Z]) (\w+)", item.strip())
+            if found and found[2] not in ("or", "and", "for", "to"):
+                meanings.setdefault(found[1], set()).add(found[2].lower())
+    doubled = {letter: found for letter, found in meanings.items() if len(found) > 1}
+    assert not doubled, doubled
+    assert set(ibg.TYPES) <= set(meanings)
+    assert LOAN not in ibg.TYPES and len(LOAN) > 1

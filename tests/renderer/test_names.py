@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from renderer import canvas, changes, city_heroes, city_of_iron, generic, iron_and_brass, iron_bridge_gorge
 from renderer.canvas import drawable, ellipsize, fit_name, player_name, with_names
-from renderer.registry import overlays_for, render, render_changes, render_overlay
+from renderer.registry import overlays_for, render, render_changes, render_overlay_pages
 from rules import registry
 from rules.core import Game
 from tests.support import highcard
@@ -153,7 +153,8 @@ def _draw_everything(game: Game, players: list[str], seed: int, steps: int) -> l
         assert all(isinstance(line, str) for line in lines)
         for overlay in overlays_for(game.info.id).values():
             target = "A1" if overlay.target else None
-            _png(render_overlay(public, overlay.name, target))
+            for page in render_overlay_pages(public, overlay.name, target):
+                _png(page)
     assert drawn, "nothing was drawn"
     for text in drawn:
         assert not _forbidden(text), f"{text!r} holds a character that should not be drawn"

@@ -4,9 +4,10 @@ Positions come from games each game's computer player plays to the end, at the s
 table. For each position the test draws what the bot sends:
 - the turn picture (the public view, with what the last move changed framed),
 - every seat's hand picture,
-- every section shown on demand (`/board section:...`) that needs no target,
+- every page of every section shown on demand (`/board section:...`) that needs no target,
 and measures them from the outside (`renderer.phone.measure` records each text Pillow draws):
-- turn and hand pictures are no taller than 4:5 (Discord's preview shows them whole on a phone);
+- every picture is no taller than 4:5 (Discord's preview shows it whole on a phone; a long section is
+  cut into pages, issue 36);
 - every text of every picture is at least 11 px when the picture is shown 400 px wide;
 - every text drawn reads right: no "1 cards", "a Arsenal", "(s)" or doubled punctuation (the same
   checks `tests/rules/test_words.py` applies to the games' lines).
@@ -39,11 +40,12 @@ def _pictures(game, players: int, seed: int):  # noqa: ANN001, ANN202 - yields (
                 continue
             yield f"hand of seat {seat} at move {position.move}", True, lambda v=mine: registry.render(v)
         for name, section in sections.items():
-            yield (
-                f"section {name} at move {position.move}",
-                False,
-                lambda v=public, s=section: s.draw(v, None),
-            )
+            for number in range(section.page(public).count):
+                yield (
+                    f"section {name} page {number + 1} at move {position.move}",
+                    True,
+                    lambda v=public, s=section, n=number: s.page(v, None, n).png,
+                )
 
 
 def _counts(why: str) -> bool:

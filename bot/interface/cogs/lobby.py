@@ -18,6 +18,7 @@ from bot.app.timing import TIMEOUT_POLICIES
 from bot.interface.permissions import check_channel_permissions, check_thread_permissions
 from bot.interface.reply import Reply
 from bot.interface.table import display_name, is_admin
+from bot.storage.store import GameStatus
 from rules import registry
 from rules.core import Result
 
@@ -143,17 +144,20 @@ class Lobby(
             game, done, missing = await self.bot.service.abandon(
                 interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)
             )
-            if done:
-                await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
-                self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
-                await self.table.close_lobby(game, "🛑 Abandoned.")
-            else:
+            if not done:
                 await reply.send(
                     f"🗳️ {interaction.user.mention} wants to abandon the game. Still to agree with"
                     f" `/game abandon`: {', '.join(escape_text(name) for name in missing)} (a move made before"
                     " then keeps the game going and cancels this vote).",
                     ephemeral=False,
                 )
+                return
+            if game.status == GameStatus.ACTIVE:  # the channel is told by the decision, in the outbox
+                await reply.send("🛑 Done: the game is abandoned.")
+            else:
+                await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
+            self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
+            await self.table.close_lobby(game, "🛑 Abandoned.")
 
     @app_commands.command(name="clock", description="This table's reminders and move deadline")
     @app_commands.describe(

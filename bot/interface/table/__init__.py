@@ -23,6 +23,11 @@ from bot.interface.table.votes import Votes
 __all__ = ["MAX_CONTENT", "Table", "display_name", "is_admin"]
 
 
+def _page(menu: str | None) -> int:
+    """A page button's page, from 0 (its id counts from 1; a page past either end is kept within)."""
+    return int(menu) - 1 if menu and menu.isdigit() else 0
+
+
 class Table(MoveReplies, Boards, LobbyReplies, Votes, SlowPlay):
     """The table's Discord side: every button of a game lands here and goes to the part it belongs to."""
 
@@ -38,6 +43,7 @@ class Table(MoveReplies, Boards, LobbyReplies, Votes, SlowPlay):
             "hand": lambda reply: self._hand(reply, game_id),
             "board": lambda reply: self._board(reply, game_id),
             "sec": lambda reply: self._section(reply, game_id, key),
+            "page": lambda reply: self._section(reply, game_id, key, page=_page(menu)),
             "log": lambda reply: self._log(reply, game_id),
             "join": lambda reply: self._lobby_button(reply, game_id, "join"),
             "leave": lambda reply: self._lobby_button(reply, game_id, "leave"),
@@ -54,8 +60,9 @@ class Table(MoveReplies, Boards, LobbyReplies, Votes, SlowPlay):
             await self.guarded(interaction, unknown_button)
             return
         # A move clicked in an ephemeral menu or a DM replaces that menu; lobby buttons edit the lobby;
-        # a section button replaces the board picture it sits under.
-        await self.guarded(interaction, handler, update=verb in {"act", "grp", "up", "join", "leave", "sec"})
+        # a section button (or a page button) replaces the board picture it sits under.
+        update = verb in {"act", "grp", "up", "join", "leave", "sec", "page"}
+        await self.guarded(interaction, handler, update=update)
 
     async def on_option(
         self, interaction: discord.Interaction, game_id: int, name: str, value: str | None

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.app.announcer import picture_alt
+from bot.app.decisions import notice
 from bot.app.limits import PACE, PUBLIC_PER_USER, Limits, Rule
 from bot.app.refusals import Refusal, UserError
 from bot.app.service import GameService, Move
@@ -233,12 +234,7 @@ def _minutes(seconds: float) -> str:
 
 def channel_notice(game: GameRecord, text: str, *, ping: list[int] = ()) -> Delivery:  # type: ignore[assignment]
     """A plain line in the game's channel, delivered through the outbox; only `ping` is pinged."""
-    return Delivery(
-        kind="notice",
-        target=game.channel_id,
-        payload={"content": clip_content(text), "ping": list(ping)},
-        due_at=0.0,
-    )
+    return notice(game, clip_content(text), ping=ping)
 
 
 def vote_buttons(game_id: int, key: str) -> discord.ui.View:

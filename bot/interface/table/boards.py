@@ -42,11 +42,13 @@ class Boards(TableBase):
         section: str | None = None,
         target: str | None = None,
         heading: str | None = None,
+        page: int = 0,
     ) -> None:
         """The public board, or one of the game's sections or overlays; all drawn from the public view
-        only. Shown to one person, it carries a button per section (a phone user never types names).
-        A public one goes to the channel within the limits (`bot.app.limits.PUBLIC_BOARD`), else to
-        the asker only, saying why."""
+        only. Shown to one person, it carries a button per section (a phone user never types names),
+        and a section too long for one phone picture shows one page with buttons to turn them; shown to
+        everybody (`public`), it has no buttons and every page is attached. A public one goes to the
+        channel within the limits (`bot.app.limits.PUBLIC_BOARD`), else to the asker only, saying why."""
         user_id = reply.interaction.user.id
         self.paced(user_id)
         view = await self.service.view(game, None)
@@ -60,17 +62,35 @@ class Boards(TableBase):
                 raise UserError(f"There is no {quoted(section)} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
+            about = plain_text(f"{chosen.description}. {view.headline}", 1000)
+            stem = f"{chosen.name}-{game.id}-v{game.version}"
             kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
-            public = public and kept is None
-            png = await self.painter.overlay(view, chosen.name, target)
+            if public and kept is None:
+                pages = await self.painter.overlay_pages(view, chosen.name, target)
+                files = [
+                    discord.File(
+                        io.BytesIO(png),
+                        filename=f"{stem}-{number + 1}.png" if len(pages) > 1 else f"{stem}.png",
+                        description=about,
+                    )
+                    for number, png in enumerate(pages)
+                ]
+                await reply.send(f"**{name}** · {chosen.description}", files=files, ephemeral=False)
+                return
+            shown = await self.painter.overlay(view, chosen.name, target, page)
+            paged = f" (page {shown.number + 1} of {shown.count})" if shown.count > 1 else ""
             file = discord.File(
-                io.BytesIO(png),
-                filename=f"{chosen.name}-{game.id}-v{game.version}.png",
-                description=plain_text(f"{chosen.description}. {view.headline}", 1000),
+                io.BytesIO(shown.png),
+                filename=f"{stem}-{shown.number + 1}.png" if shown.count > 1 else f"{stem}.png",
+                description=about,
             )
-            buttons = None if public or chosen.target else section_buttons(game.id, sections, chosen.name)
-            said = f"**{name}** · {chosen.description}" + (f"\n{kept}" if kept else "")
-            await reply.send(said, file=file, view=buttons, ephemeral=not public)
+            buttons = (
+                None
+                if chosen.target
+                else section_buttons(game.id, sections, chosen.name, page=shown.number, pages=shown.count)
+            )
+            said = f"**{name}** · {chosen.description}{paged}" + (f"\n{kept}" if kept else "")
+            await reply.send(said, file=file, view=buttons)
             return
         kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
         public = public and kept is None
@@ -84,8 +104,8 @@ class Boards(TableBase):
         text += f"\n{kept}" if kept else ""
         await reply.send(clip_content(text), file=file, view=buttons, ephemeral=not public)
 
-    async def _section(self, reply: Reply, game_id: int, section: str | None) -> None:
-        await self.board(reply, await self._started(game_id), section=section or "board")
+    async def _section(self, reply: Reply, game_id: int, section: str | None, *, page: int = 0) -> None:
+        await self.board(reply, await self._started(game_id), section=section or "board", page=page)
 
     async def catch_up_board(self, reply: Reply, game: GameRecord, since: int, *, heading: str) -> None:
         """The public board with what changed since log entry `since` framed, for the caller only.

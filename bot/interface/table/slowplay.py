@@ -8,7 +8,7 @@ import logging
 
 import discord
 
-from bot.app.text import escape_text, plain_text
+from bot.app.text import escape_text
 from bot.app.timing import when_text
 from bot.interface.table.base import TableBase, channel_notice
 from bot.storage.store import Delivery, GameRecord, SeatRecord, Timer
@@ -36,43 +36,12 @@ class SlowPlay(TableBase):
         await self.service.owe(game, owed)
 
     async def time_out(self, game: GameRecord, seat: SeatRecord) -> None:
-        """The seat's deadline passed: apply the table's policy."""
-        settings = await self.service.table_settings(game)
-        info = self.service.rules_for(game.kind).info
-        name = escape_text(seat.name)
-        if settings.on_timeout in ("replace", "autopilot"):
-            await self.service.set_seat_flag(game.id, seat.seat, "dropped", True)
-            text = (
-                f"⌛ {name} ran out of time and was dropped from **{info.name}**."
-                + (
-                    " The computer plays the seat until a substitute takes it."
-                    if settings.on_timeout == "autopilot"
-                    else ""
-                )
-                + " Anyone not playing can take the seat, with its cards: press the button."
-            )
-            notice = channel_notice(game, text)
-            notice.payload |= {"take_seat": seat.seat, "label": plain_text(f"Take {seat.name}'s seat", 80)}
-            await self.service.owe(game, [notice])
-            if settings.on_timeout == "autopilot":
-                self.spawn(self.drive_ai(game.id), f"autopilot-{game.id}-{game.version}")
-            return
-        state = await self.service.state(game)
-        choice = self.service.rules_for(game.kind).timeout_choice(
-            state, seat.seat, settings.on_timeout or "skip"
-        )
-        if choice is None:
-            text = (
-                f"⌛ <@{seat.user_id}> ran out of time, but the rules allow no pass here, so the table keeps"
-                " waiting. A moderator can `/game replace` the player."
-            )
-            await self.service.owe(game, [channel_notice(game, text, ping=[seat.user_id])])
-            return
-        note = f"⌛ {name} ran out of time; the clock played **{escape_text(choice.label)}** for them."
-        move = await self.service.play_for_seat(
-            game.id, seat.seat, choice.key, expected_version=game.version, note=note
-        )
-        self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
+        """The seat's deadline passed: the service applies the table's policy, if the game is still
+        where the timer found it (a UserError says it moved on); the computer plays on if it must."""
+        done = await self.service.time_out(game.id, seat.seat, version=game.version, holder=seat.user_id)
+        if done.autopilot or done.move is not None:
+            version = done.move.version if done.move is not None else game.version
+            self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{version}")
 
     async def game_thread(self, game: GameRecord) -> discord.abc.Messageable | None:
         """The game's follow thread, created on first use under the game's channel."""

@@ -9,7 +9,6 @@ import re
 
 import discord
 
-from bot.app import announcer
 from bot.app.refusals import UserError
 from bot.app.text import escape_text
 from bot.interface.reply import Reply
@@ -58,14 +57,14 @@ class Votes(TableBase):
         replacement = re.fullmatch(r"replace-(\d+)-(\d+)", key or "")
         if undo:
             outcome, move = await self.service.undo_vote(game_id, user.id, int(undo.group(1)), approve)
-            if outcome == "refused":
-                await reply.send(f"❌ {user.mention} refused the undo; the move stands.", ephemeral=False)
+            if outcome == "refused":  # the channel is told through the outbox, with the decision
+                await reply.send("❌ You refused the undo; the move stands.")
             elif outcome == "waiting":
                 await reply.send(
                     f"👍 {user.mention} approves the undo; waiting for the others.", ephemeral=False
                 )
-            else:
-                await reply.send("↩️ Everyone agreed: it was taken back.", ephemeral=False)
+            else:  # the undo's own turn post tells the channel
+                await reply.send("↩️ Everyone agreed: it was taken back.")
                 assert move is not None
                 self.spawn(self.drive_ai(game_id), f"ai-{game_id}-{move.version}")
             return
@@ -73,7 +72,7 @@ class Votes(TableBase):
             old, new = int(replacement.group(1)), int(replacement.group(2))
             if not approve:
                 await self.service.replace_refuse(game_id, user.id, old, new)
-                await reply.send(f"❌ {user.mention} refused the replacement.", ephemeral=False)
+                await reply.send("❌ You refused the replacement.")
                 return
             name = await self._display_name(reply.interaction, new)
             game, done, missing = await self.service.replace_vote(game_id, user.id, old, new, name)
@@ -103,26 +102,14 @@ class Votes(TableBase):
                 ephemeral=False,
             )
             return
-        await reply.send(f"🔁 <@{new}> now plays in <@{old}>'s seat.", ephemeral=False)
-        self.spawn(self._welcome_substitute(game, new), f"substitute-{game.id}")
+        # The channel's line and the newcomer's welcome were written with the seat change (the outbox).
+        await reply.send(f"✅ Done: <@{new}> now plays in <@{old}>'s seat.")
 
     async def _take_seat(self, reply: Reply, game_id: int, key: str | None) -> None:
         if key is None or not key.isdigit():
             raise UserError("That button is broken.")
         user = reply.interaction.user
-        game = await self.service.take_seat(game_id, int(key), user.id, display_name(user))
-        await reply.send(f"🪑 {user.mention} takes the empty seat and plays on.", ephemeral=False)
-        self.spawn(self._welcome_substitute(game, user.id), f"substitute-{game.id}")
-
-    async def _welcome_substitute(self, game: GameRecord, user_id: int) -> None:
-        """The seat's private information goes to the new player only."""
-        fresh = await self._game(game.id)
-        seats = await self.service.seats(game.id)
-        seat = next(s for s in seats if s.user_id == user_id)
-        to_act = await self.service.to_act(fresh)
-        view = await self.service.view(fresh, seat.seat)
-        table = announcer.Table(game=fresh, rules=self.service.rules_for(fresh.kind), seats=seats)
-        welcome = announcer.private_dm(
-            table, fresh.version, seat, view, ["You took over this seat."], seat.seat in to_act, picture=True
+        await self.service.take_seat(game_id, int(key), user.id, display_name(user))
+        await reply.send(
+            "🪑 The seat is yours; its private view is on its way by direct message (`/hand` shows it too)."
         )
-        await self.service.owe(fresh, [welcome])

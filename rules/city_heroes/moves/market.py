@@ -9,6 +9,7 @@ from typing import Any
 from rules import words
 from rules.city_heroes.data import NATURALS, RESOURCES, Catalogue, rules_catalogue
 from rules.city_heroes.moves.common import Counts, counts, has, pay_ducats
+from rules.city_heroes.moves.turn import round_refusal
 from rules.city_heroes.state import BankTrade, CityHeroesState, InfluenceTrade, PlayerState, RivalTrade, Token
 from rules.core import Choice, Event, RuleError, Seat, built_choice
 
@@ -336,5 +337,8 @@ _ROUND_ACTIONS: dict[type, Any] = {
 def apply_round_action(state: State, seat: Seat, action: Any, events: list[Event]) -> None:
     if state.current != seat:
         raise RuleError("Round actions are taken on your own turn.")
+    refusal = round_refusal(state, seat)
+    if refusal:
+        raise RuleError(refusal)
     _ROUND_ACTIONS[type(action)](state, seat, action, events)
     state.round_used = True

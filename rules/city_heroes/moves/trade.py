@@ -167,6 +167,11 @@ def apply_propose(state: State, seat: Seat, action: Propose, events: list[Event]
     if problem:
         raise RuleError(problem)
     partner = state.players[action.partner].name
+    if state.alongside:
+        # The offer is this turn's phase action whatever the answer: a decline or a cancel leaves the
+        # player free to pass, not held to offer again until somebody accepts (which kept a seat that
+        # had sold to the bank offering and cancelling for ever).
+        state.round_used = False
     shared.propose(
         state,
         proposal,

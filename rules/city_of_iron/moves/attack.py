@@ -8,7 +8,8 @@ from functools import lru_cache
 from rules.city_of_iron import scoring
 from rules.city_of_iron.choices import PAYMENT_LIMIT, action_of, card_names, fit_key, kind_of, minimal_sets
 from rules.city_of_iron.data import rules_data
-from rules.city_of_iron.moves.cards import check_cards, discard_cards
+from rules.city_of_iron.moves.cards import check_cards
+from rules.city_of_iron.moves.discard import discard_cards, order_words, ordered
 from rules.city_of_iron.scoring import building, card, town
 from rules.city_of_iron.state import Attack, CityState, Player
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -187,13 +188,17 @@ def _take_from_rival(state: CityState, town_id: str, owner: Seat) -> str:
 def apply_attack(state: CityState, seat: Seat, action: Attack) -> list[Event]:
     player = state.players[seat]
     town_id, _, _, owner = _check_attack(state, seat, action)
-    discard_cards(player, action.attackers + action.distance)
+    order = ordered(action.attackers + action.distance, action.discard_order)
+    discard_cards(player, order)
     text = f"{player.name} conquered {town(town_id).name}"
     text += _take_neutral(state, town_id) if owner is None else _take_from_rival(state, town_id, owner)
     player.towns.append(town_id)
     text += f" (attack {card_names(action.attackers)}"
     if action.distance:
         text += f"; distance {card_names(action.distance)}"
+    text += ")."
+    if action.discard_order is not None and order_words(order):
+        text += f" Discard order: {order_words(order)}."
     # Taking a town from another player is war: they lose income and goods and must see it now.
     # Conquering a neutral town is an ordinary action (like building) and stays in the edited post.
-    return [Event(text=text + ").", urgent=owner is not None)]
+    return [Event(text=text, urgent=owner is not None)]

@@ -11,6 +11,7 @@ from rules import words
 from rules.city_of_iron.choices import action_of, card_names, fit_key, kind_of, payments
 from rules.city_of_iron.data import CardAction, rules_data
 from rules.city_of_iron.moves.build import site_name
+from rules.city_of_iron.moves.discard import discard_cards, order_words, ordered
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import City, CityState, Play, Player
 from rules.core import Choice, Event, RuleError, Seat, built_choice
@@ -162,12 +163,6 @@ def check_cards(player: Player, uids: list[str], what: str) -> None:
             raise RuleError(f"The {what} must be cards in your hand.")
 
 
-def discard_cards(player: Player, uids: list[str]) -> None:
-    for uid in uids:
-        player.hand.remove(uid)
-        getattr(player, f"{card(uid).deck}_discard").append(uid)
-
-
 def _play_target(state: CityState, player: Player, action: Play, effect: CardAction) -> dict[str, Any]:
     """The land and token a settle needs, or the city and token a district needs; nothing otherwise."""
     if effect.kind == "settle":
@@ -262,13 +257,14 @@ def apply_play(state: CityState, seat: Seat, action: Play) -> list[Event]:
     player = state.players[seat]
     effect = play_effect(state, seat, action)
     check_cards(player, [action.card, *action.payers], "paying cards")
+    order = ordered([action.card, *action.payers], action.discard_order)
     target = _play_target(state, player, action, effect)
     _check_payment(state, action, effect, target)
     if effect.pay_coins > player.coins:
         raise RuleError(
             f"{card(action.card).name} needs {words.count(effect.pay_coins, 'coin')}; you have {player.coins}."
         )
-    discard_cards(player, [action.card, *action.payers])
+    discard_cards(player, order)
     player.coins -= effect.pay_coins
     text = f"{player.name} played {card(action.card).name}"
     if action.payers:
@@ -285,7 +281,10 @@ def apply_play(state: CityState, seat: Seat, action: Play) -> list[Event]:
         _gain(state, seat, effect, parts, private)
     if parts:
         text += ": " + ", ".join(parts)
-    return [Event(text=text + ".", private=private, reveals=bool(private))]
+    text += "."
+    if action.discard_order is not None and order_words(order):
+        text += f" Discard order: {order_words(order)}."
+    return [Event(text=text, private=private, reveals=bool(private))]
 
 
 def draw_cards(player: Player, deck: str, count: int) -> list[str]:

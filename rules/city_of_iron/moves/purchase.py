@@ -30,6 +30,7 @@ def _done_choice(selected: int) -> Choice:
         action=action_of(Done),
         group="Purchase",
         style="success",
+        ends=True,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules import words
 from rules.core import Choice, Event, RuleError, Seat
 from rules.iron_bridge_gorge.data import rules_catalogue
-from rules.iron_bridge_gorge.moves.phases import INTEREST, enter, require_phase
+from rules.iron_bridge_gorge.moves.phases import INTEREST, enter, phase_open, require_phase
 from rules.iron_bridge_gorge.state import IronBridgeGorgeState, Loan, PlayerState, Repay, Sell
 
 State = IronBridgeGorgeState
@@ -22,24 +22,32 @@ def coins_at_bank(state: State, player: PlayerState) -> int:
     return player.coins
 
 
+ENDS_BUILDING = " (ends your building this turn)"
+"""Said on a Bank action offered while the Build Phase is still open: the phases only move forward, so
+taking it closes the Build Phase (and any before it) at once, which the bare label did not tell (issue 36)."""
+
+
 def choices(state: State, seat: Seat) -> list[Choice]:
     cards = rules_catalogue()
     player = state.players[seat]
+    ends = ENDS_BUILDING if phase_open(state, "build") else ""
     listed: list[Choice] = []
     if not player.loan:
         listed.append(
-            Choice(key="loan", label=f"Take a loan of {LOAN}", action={"kind": "loan"}, group="Bank")
+            Choice(key="loan", label=f"Take a loan of {LOAN}{ends}", action={"kind": "loan"}, group="Bank")
         )
     elif coins_at_bank(state, player) >= LOAN:
         listed.append(
-            Choice(key="repay", label=f"Repay the loan ({LOAN})", action={"kind": "repay"}, group="Bank")
+            Choice(
+                key="repay", label=f"Repay the loan ({LOAN}){ends}", action={"kind": "repay"}, group="Bank"
+            )
         )
     for source, pool in (("hand", player.hand), ("play", player.in_play)):
         where = "card" if source == "hand" else "resource"
         listed += [
             Choice(
                 key=f"sell:{source}:{card}",
-                label=f"Sell {cards[card].name} ({where}) for {SALE_PRICE}",
+                label=f"Sell {cards[card].name} ({where}) for {SALE_PRICE}{ends}",
                 action={"kind": "sell", "card": card, "source": source},
                 group="Bank",
             )

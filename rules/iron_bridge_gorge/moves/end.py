@@ -14,7 +14,14 @@ HAND_LIMIT = 5
 
 def end_turn_choices() -> list[Choice]:
     return [
-        Choice(key="end-turn", label="End turn", action={"kind": "end_turn"}, group="Turn", style="primary")
+        Choice(
+            key="end-turn",
+            label="End turn",
+            action={"kind": "end_turn"},
+            group="Turn",
+            style="primary",
+            ends=True,
+        )
     ]
 
 

@@ -62,11 +62,16 @@ def test_the_heuristic_crafts_the_planks_a_college_lacks():
 
 REFERENCE_GAME = "d6397d467517ef99c834ae77787d4bad913fb015df2c80e79c88c3361e1074c9"
 """The moves of a two-player game (seed 1000, rng seed 1000, the guide's ten turns) played by the
-heuristic as issue 21 found it (commit 532ecf0, before `COLLEGES_AT` and `CRAFT_FOR_COLLEGE`)."""
+heuristic as issue 21 found it (commit 532ecf0, before `COLLEGES_AT` and `CRAFT_FOR_COLLEGE`), under
+the round-action rule of its time (`RECORDED_UNDER`)."""
+RECORDED_UNDER = {"round_actions": "alone_if_stuck"}
+"""The game was recorded before round actions were refused with no phase action left (issue 41). Under
+today's rule the menus of those positions are shorter, so the policy draws fewer tie-break numbers and
+the same heuristic plays another game from there on."""
 
 
 def _moves_digest(chooser) -> str:
-    played = play(GAME, [chooser, chooser], [3, 3], seed=1000, rng_seed=1000)
+    played = play(GAME, [chooser, chooser], [3, 3], seed=1000, rng_seed=1000, options=RECORDED_UNDER)
     return hashlib.sha256(json.dumps(played.moves).encode()).hexdigest()
 
 

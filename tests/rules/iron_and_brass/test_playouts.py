@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from rules.core import Choice, Event
+from rules.core import LABEL_MOST, Choice, Event
 from rules.iron_and_brass import GAME
 from rules.iron_and_brass.data import catalogue
 from rules.iron_and_brass.state import IronAndBrassState
@@ -63,7 +63,7 @@ _by_kind = key_weights(WEIGHTS)
 def _weight(choice: Choice, seat: int) -> float:
     """The kind's weight; moves toward the enemy's base row preferred, so units meet. Every choice
     weighed is first checked against the contract's limits (choices are built without validation)."""
-    assert len(choice.key) <= 60 and len(choice.label) <= 100, choice.key
+    assert len(choice.key) <= 60 and len(choice.label) <= LABEL_MOST, choice.key
     weight = _by_kind(choice, seat)
     if choice.key.split(":")[0] == "mv":
         _, source, target = choice.key.split(":")[:3]

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rules.core import RuleError
+from rules.core import LABEL_MOST, RuleError
 from rules.iron_and_brass import GAME
 
 from .helpers import NAMES, dice_rng, keys, new_game, play, position, rejected, texts
@@ -155,7 +155,7 @@ def test_choice_keys_are_unique_short_and_every_choice_applies():
     )
     choices = GAME.legal_actions(state, 0)
     assert len({c.key for c in choices}) == len(choices)
-    assert all(len(c.key) <= 60 and len(c.label) <= 100 for c in choices)
+    assert all(len(c.key) <= 60 and len(c.label) <= LABEL_MOST for c in choices)
     groups = {c.group for c in choices}
     assert {"Economy", "Build", "Move", "Attack", "Concentrated fire", "Repair", "Turn"} <= groups
     for choice in choices:

@@ -55,3 +55,18 @@ def test_sell_cards_and_resources_for_five():
     assert state.players[0].hand == [] and state.players[0].in_play == []
     assert state.discard[-2:] == ["farmland", "coal-mine"]
     rejected(state, 0, {"kind": "sell", "card": "coal-mine", "source": "play"}, "no such card in play")
+
+
+def test_a_bank_move_before_the_build_phase_says_it_ends_building():
+    """'A turn has 6 phases: ... 4. Build Phase 5. Bank Phase': the phases go forward, so a loan taken
+    during the Expansion Phase closes the Build Phase at once. Issue 36: the label did not say so."""
+    from .helpers import GAME
+
+    state = at_turn(phase="expansion", hands={0: ["farmland"]})
+    labels = {c.key: c.label for c in GAME.legal_actions(state, 0)}
+    assert labels["loan"] == "Take a loan of 10 (ends your building this turn)"
+    assert labels["sell:hand:farmland"].endswith("(ends your building this turn)")
+    state, _ = play(state, 0, {"kind": "loan"})
+    assert state.phase == "bank" and not any(k.startswith("build") for k in keys(state, 0))
+    labels = {c.key: c.label for c in GAME.legal_actions(state, 0)}
+    assert labels["repay"] == "Repay the loan (10)", "in the Bank Phase itself nothing more ends"
