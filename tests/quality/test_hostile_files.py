@@ -69,7 +69,7 @@ def exported(game, seed: int, moves: int) -> bytes:
     """A real export of `game` after `moves` seeded random legal moves (a game in progress)."""
     players = max(2, game.info.min_players)
     names = ["Alice", "Bob", "Carol"][:players]
-    options = SMALL.get(game.info.id, {})
+    options = game.resolve_options(SMALL.get(game.info.id, {}))  # stored resolved, as the bot does
     rng = random.Random(seed)
     state = game.setup(names, options, seed)
     log = []

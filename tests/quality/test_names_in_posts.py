@@ -348,7 +348,8 @@ def _hostile_file(data: bytes, computer: bool) -> bytes:
     rules = registry.get(saved["game"])
     saved["seats"][0]["name"] = IN_FILE
     saved["seats"][0]["computer"] = computer
-    state = rules.setup([seat["name"] for seat in saved["seats"]], saved["options"], saved["seed"])
+    options = rules.stored_options(saved["options"])
+    state = rules.setup([seat["name"] for seat in saved["seats"]], options, saved["seed"])
     for move in saved["moves"]:
         state = rules.apply(state, move["seat"], move["action"]).state
     saved["position"] = archive.position_hash(rules, state)
