@@ -32,7 +32,11 @@ WIDTHS = (480, 400, 320)
 CAPTION_SIZE = 18
 """At 480 px wide, 15 px as a phone shows it; never under `min_text` of the frame's width."""
 CAPTION_LINES = 2
-"""The lines every frame keeps for its caption; the last frame may have more."""
+"""The lines every frame keeps for its caption (the last frame may have more): the boards are drawn
+for a frame with this many."""
+MAX_CAPTION_LINES = 4
+"""A caption whose first sentence needs more lines than two gets them, up to this many, in every frame
+of the replay (the boards then shrink a little)."""
 PADDING = 10
 MAX_FRAMES = 120
 TARGET_MS = 30_000
@@ -72,18 +76,36 @@ def _board(frame: Frame, width: int, room: int) -> Image.Image:
     return board.resize(size, Image.Resampling.LANCZOS)
 
 
-def frame_size(frames: Sequence[Frame], width: int) -> tuple[int, int]:
-    """Every frame's size: `width` wide, as tall as the tallest board with its caption, at most 4:5."""
+@dataclass(frozen=True)
+class Layout:
+    """Every frame's size and how many caption lines its band holds."""
+
+    width: int
+    height: int
+    lines: int
+
+
+def _first_sentence_lines(caption: str, width: int) -> int:
+    first = _SENTENCE.split(caption.strip(), maxsplit=1)[0]
+    return len(wrap(first, width - 2 * PADDING, caption_size(width)))
+
+
+def layout_for(frames: Sequence[Frame], width: int) -> Layout:
+    """`width` wide, a band tall enough for every caption's first sentence (2 to `MAX_CAPTION_LINES`
+    lines), and as tall as the tallest board under it, at most 4:5 (a board too tall is shrunk)."""
     tallest = 0
     for frame in frames:
         with Image.open(io.BytesIO(frame.png)) as board:
             tallest = max(tallest, round(board.height * width / board.width))
-    return width, min(math.floor(width * MAX_ASPECT), tallest + band_height(width))
+    needed = max((_first_sentence_lines(frame.caption, width) for frame in frames), default=0)
+    lines = min(max(CAPTION_LINES, needed), MAX_CAPTION_LINES)
+    return Layout(width, min(math.floor(width * MAX_ASPECT), tallest + band_height(width, lines)), lines)
 
 
 def sentences_in(caption: str, room: int, size: int, lines: int) -> list[str]:
     """The caption's lines: its whole sentences, as many as fit `lines` lines `room` px wide. A first
-    sentence too long alone is cut after its last whole word that fits, with "…"."""
+    sentence too long alone (longer than `MAX_CAPTION_LINES`) is cut after its last whole word that
+    fits, with "…"."""
     shown: list[str] = []
     for sentence in _SENTENCE.split(caption.strip()):
         attempt = wrap(" ".join([*(line for line in shown), sentence]).strip(), room, size)
@@ -99,13 +121,15 @@ def sentences_in(caption: str, room: int, size: int, lines: int) -> list[str]:
     return shown
 
 
-def captioned(frame: Frame, width: int, height: int, *, last: bool = False) -> Image.Image:
-    """A `width` x `height` frame: the caption's band on top, the board under it. The band holds two
+def captioned(frame: Frame, layout: Layout, *, last: bool = False) -> Image.Image:
+    """A frame of `layout`: the caption's band on top, the board under it. The band holds the layout's
     lines and the board keeps its place from frame to frame; in the `last` frame the board (the final
-    picture, shorter than a turn's) sits at the bottom and the end's caption has all the room above."""
-    board = _board(frame, width, height - band_height(width))
+    picture, often shorter than a turn's) sits at the bottom and the end's caption has all the room
+    above it."""
+    width, height = layout.width, layout.height
+    board = _board(frame, width, height - band_height(width, layout.lines))
     size = caption_size(width)
-    band = height - board.height if last else band_height(width)
+    band = height - board.height if last else band_height(width, layout.lines)
     lines = sentences_in(frame.caption, width - 2 * PADDING, size, (band - 2 * PADDING) // line_height(size))
     image = Image.new("RGB", (width, height), Palette.panel)
     draw = ImageDraw.Draw(image)
@@ -153,9 +177,12 @@ def animate(frames: Sequence[Frame], max_bytes: int = MAX_BYTES) -> bytes:
     for width in WIDTHS:
         while keep >= 1:
             chosen = _thinned(frames, keep)
-            size = frame_size(chosen, width)
+            layout = layout_for(chosen, width)
             data = _encode(
-                [captioned(frame, *size, last=index == len(chosen) - 1) for index, frame in enumerate(chosen)]
+                [
+                    captioned(frame, layout, last=index == len(chosen) - 1)
+                    for index, frame in enumerate(chosen)
+                ]
             )
             if len(data) <= max_bytes:
                 return data

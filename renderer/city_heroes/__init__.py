@@ -1,7 +1,8 @@
 """City Heroes pictures, drawn for a phone from a view only (issue 19, "Pictures made for a phone").
 
 Every picture is `PHONE_WIDTH` (800) px wide with no text under `MIN_TEXT` (22) px, so it stays readable
-when Discord shows it 400 px wide; turn, final and hand pictures are at most `MAX_HEIGHT` (4:5) tall.
+when Discord shows it 400 px wide; every picture is at most `MAX_HEIGHT` (4:5) tall (a long section,
+such as the key, comes in pages).
 
 `render(view)` draws:
 - the turn picture (public view): one header line (turn, phase, who acts), the city's prestige against
@@ -9,7 +10,9 @@ when Discord shows it 400 px wide; turn, final and hand pictures are at most `MA
   ducats, Ready workers / workers, tiles), an open trade offer or pillage, and the hex map scaled into
   what height is left. Tiles carry symbols rather than words (the number, a resource letter, building
   codes, the stages of a public work, a sword with the garrison) explained in `KEY` and the `key`
-  section. What changed since the last turn post (`changes`) is framed in magenta.
+  section. What changed since the last turn post (`changes`) is framed in magenta, around the text it
+  marks and never over it; a changed tile gets a magenta ring in the gap around it, so its owner's band
+  still shows.
 - the final picture: the verdict (the city against the rival decides whether anybody wins), the
   influence breakdown per player, then the final map.
 - a seat's hand picture (`view.seat` set): a one-line header and only what that seat sees beyond the

@@ -11,7 +11,7 @@
   event and innovation texts, and the key.
 Every picture is `PHONE_WIDTH` wide with text of at least `MIN_TEXT`; turn, hand and final pictures
 are at most `MAX_HEIGHT` tall at every table size, because whatever does not fit is cut with a
-pointer to its section rather than shrunk.
+pointer to its section rather than shrunk; a section longer than 4:5 comes in pages.
 
 The package: `layout` (the pieces the pictures share), `turn`, `hand`, `final`, `sections`
 (`OVERLAYS`), `marks` (`changes`: what changed), `key` (`KEY` and the short key).

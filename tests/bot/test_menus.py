@@ -71,7 +71,7 @@ def check_menu(choices: list[Choice]) -> dict[str, int]:
         if path == ROOT:
             assert 4 not in rows, "the root keeps its last row for Undo and the trade composer"
             buttons = {e.choice.key for e in entries if e.kind == "choice" and e.choice is not None}
-            ends = {c.key for c in choices if c.ends}
+            ends = {c.key for c in choices if getattr(c, "ends", False)}
             assert ends <= buttons, f"a way out of the turn hides in a select or a part: {ends - buttons}"
         assert len(set(shown)) == len(shown), [s for s in shown if shown.count(s) > 1]
     return reached

@@ -206,8 +206,9 @@ async def test_iron_and_brass_games_stored_before_issue_41_replay_and_go_on(tmp_
         # Ada hires a crew and takes it back: the undo replays the whole log, old moves included.
         before = game.state
         await service.play(game.id, ALICE, key="hire")
-        _, plan, _ = await service.undo_request(2001, ALICE)
-        assert (await service.undo_vote(game.id, BOB, plan.last_version, True))[0] == "done"
+        _, plan, others = await service.undo_request(2001, ALICE)
+        assert others == []  # her own turn in progress: taken back at once, nobody asked
+        await service.undo_alone(2001, ALICE)
         game = await target.game(game.id)
         assert json.loads(game.state) == json.loads(before)
     finally:

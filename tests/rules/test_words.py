@@ -59,6 +59,7 @@ NOT_NOUNS = frozenset(
         "yes",
         "begins",
         "ends",
+        "vs",  # versus: 'attack 1 vs defence 0' (City Heroes' pillage)
     ]
 )
 """Words after a "1" that look like plurals to inflect but are not nouns."""
