@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.app.text import MAX_CONTENT, escape_text
+from bot.app.text import MAX_CONTENT, escape_text, single_line
 from bot.app.timing import when_text
 from bot.storage.store import Delivery, GameRecord, SeatRecord
 from renderer.registry import marks_between, symbol_key
@@ -488,7 +488,7 @@ def _followers(
 
 def _alt(view: View, events: list[Event], *, opening: bool = False) -> str:
     """`opening`: the events are what setup rolled or decided, not a move."""
-    said = " ".join(one_line(event.text) for event in events)
+    said = " ".join(single_line(event.text) for event in events)  # alt text shows as typed
     return picture_alt(view, (("At the start: " if opening else "Last move: ") + said) if events else "")
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from bot.app.clock import Clock
 from bot.app.locks import KeyedLocks
 from bot.app.refusals import UserError
+from bot.app.text import quoted
 from bot.storage.store import GameRecord, GameStatus, SeatRecord, Store, TimerPlan
 from rules import registry
 from rules.core import Choice, Game, Seat, View
@@ -43,7 +44,7 @@ class ServiceBase:
             return registry.get(kind)
         except KeyError:
             names = ", ".join(game.info.id for game in registry.all_games()) or "none yet"
-            raise UserError(f"There is no game called {kind[:40]!r}. Games: {names}.") from None
+            raise UserError(f"There is no game called {quoted(kind)}. Games: {names}.") from None
 
     async def open_game(self, channel_id: int) -> GameRecord:
         game = await self.store.open_game_in(channel_id)

@@ -16,7 +16,7 @@ from typing import Literal
 from bot.app.decisions import Decisions, Verdict, notice
 from bot.app.moves import Move
 from bot.app.refusals import Refusal, UserError
-from bot.app.text import clip, escape_text
+from bot.app.text import escape_text, plain_text
 from bot.storage.store import GameRecord, Ruling, SeatRecord, Seen
 from rules.core import Seat
 
@@ -63,7 +63,7 @@ class Deadlines(Decisions):
                     " waiting. A moderator can `/game replace` the player."
                 )
                 return Verdict(seen, Ruling(outbox=[notice(game, text, ping=[holder])]), Timeout("stuck"))
-            note = f"⌛ {escape_text(record.name)} ran out of time; the clock played **{choice.label}** for them."
+            note = f"⌛ {escape_text(record.name)} ran out of time; the clock played **{escape_text(choice.label)}** for them."
             move = await self._move(game, seats, seat, 0, key=choice.key, note=note)
             return Verdict(seen, Ruling(), Timeout("played", move=move))  # the move committed itself
 
@@ -76,4 +76,4 @@ class Deadlines(Decisions):
             + (" The computer plays the seat until a substitute takes it." if autopilot else "")
             + " Anyone not playing can take the seat, with its cards: press the button."
         )
-        return notice(game, text, take_seat=record.seat, label=clip(f"Take {record.name}'s seat", 80))
+        return notice(game, text, take_seat=record.seat, label=plain_text(f"Take {record.name}'s seat", 80))

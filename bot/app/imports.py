@@ -9,10 +9,13 @@ stay computer seats. Until the start, the lobby is an ordinary lobby (join, leav
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.app import announcer, archive
 from bot.app.archive import Archive, ArchiveError
 from bot.app.lobby import LobbyActions, Started
 from bot.app.refusals import UserError
+from bot.app.text import clean_name, escape_text
 from bot.storage.store import GameRecord, GameStatus, SeatRecord
 from rules import registry
 from rules.core import Event, Game
@@ -56,8 +59,8 @@ class Imports(LobbyActions):
     ) -> tuple[GameRecord, Archive]:
         """Open a lobby from a saved-game file; nothing is created when the file is refused."""
         saved, rules = _read(raw)
-        try:
-            states = archive.replay(rules, saved)
+        try:  # a long file replays for seconds: off the event loop, which answers Discord meanwhile
+            states = await asyncio.to_thread(archive.replay, rules, saved)
         except ArchiveError as error:
             raise UserError(str(error)) from None
         if rules.result(states[-1]) is not None:
@@ -107,7 +110,7 @@ class Imports(LobbyActions):
         saved, _, seat_map = imported
         index = saved_seat - 1
         if index not in player_seats(saved):
-            names = ", ".join(f"{i + 1}. {saved.seats[i].name}" for i in player_seats(saved))
+            names = ", ".join(f"{i + 1}. {escape_text(saved.seats[i].name)}" for i in player_seats(saved))
             raise UserError(f"Choose one of the file's player seats: {names}.")
         player = await self.seat_of(game, player_id)
         if player is None:
@@ -115,7 +118,7 @@ class Imports(LobbyActions):
         seat_map = {seat: user for seat, user in seat_map.items() if user != player_id and seat != index}
         seat_map[index] = player_id
         await self.store.set_import_map(game.id, seat_map)
-        return player.name, saved.seats[index].name
+        return player.name, clean_name(saved.seats[index].name)
 
     async def set_option(self, channel_id: int, user_id: int, name: str, value: object) -> GameRecord:
         game = await self.open_game(channel_id)
@@ -145,7 +148,7 @@ class Imports(LobbyActions):
                 taker = f"<@{takers[index]}> (placed by the host)"
             else:
                 taker = f"<@{takers[index]}>"
-            lines.append(f"{index + 1}. {seat.name} → {taker}")
+            lines.append(f"{index + 1}. {escape_text(seat.name)} → {taker}")
         lines.append("The host can move someone to another seat with `/game seat`.")
         return lines
 
@@ -175,7 +178,7 @@ class Imports(LobbyActions):
         for index, seat in enumerate(saved.seats):
             if seat.computer:
                 computers += 1
-                seating.append((-computers, seat.name))
+                seating.append((-computers, clean_name(seat.name)))  # the file's name, fitted
             else:
                 seating.append((takers[index], names[takers[index]]))
         return seating
@@ -186,7 +189,9 @@ class Imports(LobbyActions):
         people = [seat for seat in await self.store.seats(game.id) if seat.user_id > 0]
         seating = self._seating(saved, people, seat_map)
         try:
-            states, events = archive.replayed(rules, saved, names=[name for _, name in seating])
+            states, events = await asyncio.to_thread(
+                archive.replayed, rules, saved, [name for _, name in seating]
+            )
         except ArchiveError as error:
             raise UserError(str(error)) from None
         state = states[-1]

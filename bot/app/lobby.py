@@ -8,7 +8,8 @@ from typing import Any
 
 from bot.app import announcer
 from bot.app.decisions import Decisions, Verdict, notice
-from bot.app.refusals import UserError
+from bot.app.refusals import UserError, rules_refusal
+from bot.app.text import escape_text
 from bot.app.votes import abandon_vote_kind, held_seat, still_to_agree, voting_seat
 from bot.storage.store import ChannelBusy, GameRecord, GameStatus, Ruling, SeatRecord, Seen
 from rules.core import Game, RuleError
@@ -52,7 +53,7 @@ class LobbyActions(Decisions):
         try:
             resolved = rules.resolve_options(options or {})
         except RuleError as error:
-            raise UserError(error.message) from None
+            raise rules_refusal(error.message) from None
         try:
             record = await self.store.create_game(
                 kind=kind,
@@ -111,7 +112,7 @@ class LobbyActions(Decisions):
         try:
             options = rules.resolve_options({**rules.stored_options(game.options), name: value})
         except RuleError as error:
-            raise UserError(error.message) from None
+            raise rules_refusal(error.message) from None
         await self.store.set_options(game.id, options)
         updated = await self.store.game(game.id)
         assert updated is not None
@@ -128,7 +129,7 @@ class LobbyActions(Decisions):
         try:
             state = rules.setup([seat.name for seat in seats], rules.stored_options(game.options), game.seed)
         except RuleError as error:
-            raise UserError(error.message) from None
+            raise rules_refusal(error.message) from None
         timers = await self._timer_plans(game, seats, rules.to_act(state))
         table = await self._announcing(game, seats, live=False)
         table.deadlines = {seat: due for seat, kind, due in timers if kind == "deadline"}
@@ -168,7 +169,7 @@ class LobbyActions(Decisions):
             if not is_admin:
                 voting_seat(seats, user_id, refusal=NOT_A_PLAYER)
                 if user_id in votes:
-                    missing = ", ".join(still_to_agree(seats, votes))
+                    missing = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
                     raise UserError(
                         f"You have agreed to abandon the game already. Still to agree: {missing}."
                     )

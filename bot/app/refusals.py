@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from bot.app.text import escape_text
+
 
 class Refusal(StrEnum):
     """Why the table refused something, for the code that must act on the cause (never on the words)."""
@@ -17,6 +19,8 @@ class Refusal(StrEnum):
     """Any refusal shown to the user as it is, with nothing more to do."""
     STALE = "stale"
     """The game moved on since the buttons or request the user answered: show where it stands now."""
+    SLOW = "slow"
+    """Asked faster than a person asks (`bot.app.limits`): nothing was read or drawn."""
 
 
 class UserError(Exception):
@@ -27,3 +31,9 @@ class UserError(Exception):
         super().__init__(message)
         self.message = message
         self.reason = reason
+
+
+def rules_refusal(message: str) -> UserError:
+    """A rules core sentence as the table's refusal: rules text quotes names and what a player typed
+    (an option's value, a move's words), so it is made inert like any user-derived text."""
+    return UserError(escape_text(message))

@@ -17,6 +17,7 @@ from bot.app.refusals import Refusal, UserError
 from bot.app.saves import Saves
 from bot.app.standings import Standings
 from bot.app.substitutes import Substitutes
+from bot.app.text import quoted
 from bot.app.undo import UNDO
 from bot.app.undo_requests import UndoRequests
 from bot.app.votes import NOT_A_VOTER
@@ -57,6 +58,6 @@ def parse_options(text: str) -> dict[str, str]:
         if not sep:
             name, sep, value = part.partition(":")
         if not sep or not name or not value:
-            raise UserError(f"Options look like `name=value`, separated by spaces; {part[:40]!r} is not.")
+            raise UserError(f"Options look like `name=value`, separated by spaces; {quoted(part)} is not.")
         options[name.strip().lower()] = value.strip()
     return options

@@ -13,6 +13,7 @@ from __future__ import annotations
 from bot.app import announcer
 from bot.app.decisions import Decisions, Verdict, already, notice
 from bot.app.refusals import UserError
+from bot.app.text import escape_text
 from bot.app.votes import (
     held_seat,
     replace_vote_kind,
@@ -107,7 +108,9 @@ class Substitutes(Decisions):
             raise UserError("The substitute is already playing in this game.")
         if not is_admin:
             if user_id in votes:
-                missing = ", ".join(still_to_agree(seats, votes, about=old_user))
+                missing = ", ".join(
+                    escape_text(name) for name in still_to_agree(seats, votes, about=old_user)
+                )
                 raise UserError(f"You have agreed to this replacement already. Still to agree: {missing}.")
             missing_names = still_to_agree(seats, votes | {user_id}, about=old_user)
             if missing_names:

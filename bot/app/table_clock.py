@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from bot.app.base import ServiceBase
 from bot.app.refusals import UserError
+from bot.app.text import quoted
 from bot.app.timing import (
     GuildSettings,
     QuietHours,
@@ -55,7 +56,7 @@ class TableClock(ServiceBase):
             suggestions = ", ".join(f"`{name}`" for name in matching_time_zones(typed, 3))
             hint = f" Did you mean {suggestions}?" if suggestions else " For example `Europe/Paris`."
             raise UserError(
-                f"I do not know the time zone {typed.strip()[:60]!r}. Pick one from the list"
+                f"I do not know the time zone {quoted(typed.strip(), 60)}. Pick one from the list"
                 f" (names like `America/New_York`).{hint}"
             )
         await self.store.set_time_zone(user_id, zone)

@@ -12,6 +12,7 @@ from bot.app.decisions import NOTHING, Decisions, Verdict, already, notice
 from bot.app.history import HistoryReads
 from bot.app.moves import Move
 from bot.app.refusals import Refusal, UserError
+from bot.app.text import escape_text
 from bot.app.undo import UNDO, UndoPlan, plan_undo, undo_span
 from bot.app.votes import humans, still_to_agree, undo_vote_kind, voting_seat
 from bot.storage.store import (
@@ -107,7 +108,7 @@ class UndoRequests(Decisions, HistoryReads):
             kind = undo_vote_kind(plan.last_version)
             votes = await self.store.votes(game.id, kind)
             if user_id in votes:
-                waiting = ", ".join(still_to_agree(seats, votes))
+                waiting = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
                 raise UserError(f"You have asked for this undo already. Waiting for: {waiting}.")
             ruling = Ruling(clear_votes=[kind], add_votes=[(kind, user_id)])
             return Verdict(Seen.of(game.version, seats, kind, votes), ruling, (plan, others))
@@ -158,7 +159,7 @@ class UndoRequests(Decisions, HistoryReads):
                 ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said, ping=[asker])])
                 return Verdict(seen, ruling, ("refused", None))
             if user_id in votes:
-                waiting = ", ".join(still_to_agree(seats, votes))
+                waiting = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
                 raise UserError(f"You have approved this undo already. Waiting for: {waiting}.")
             if still_to_agree(seats, votes | {user_id}):
                 return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), ("waiting", None))
@@ -237,7 +238,7 @@ def undo_refusal(
     """Why `/undo` from this seat is refused now, or None when it is accepted."""
     if plan is None or plan.owner != seat.seat or plan.moves[-1].user_id != user_id:
         if plan is not None and plan.in_progress and len(plan.moves) > 1:
-            return f"Only {seats[plan.owner].name} can take back their own turn."
+            return f"Only {escape_text(seats[plan.owner].name)} can take back their own turn."
         return "You can only take back your own move, before anyone else has moved."
     if plan.reveals:
         return "That move revealed hidden information (a card, a die roll), so it cannot be undone."

@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.app.text import escape_text, plain_text
 from bot.interface.ports import Host
 from bot.storage.store import GameRecord, GameStatus
 
@@ -109,16 +110,16 @@ class Calendar:
         info = self.bot.service.rules_for(game.kind).info
         seats = await self._store.seats(game.id)
         first = min(deadlines.values())
-        due_first = [seats[seat].name for seat, due in sorted(deadlines.items()) if due == first]
+        due_first = [seats[seat].name for seat, due in sorted(deadlines.items()) if due == first]  # plain
         start = datetime.fromtimestamp(first, UTC)
         link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
         lines = [f"Move deadline of {info.name} #{game.id} in <#{game.channel_id}>."]
         for seat, due in sorted(deadlines.items(), key=lambda item: item[1]):
             when = datetime.fromtimestamp(due, UTC).strftime("%a %d %b %H:%M UTC")
-            lines.append(f"{seats[seat].name}: {when}")
+            lines.append(f"{escape_text(seats[seat].name)}: {when}")  # the description renders markdown
         lines.append(f"Play: {link}")
         return {
-            "name": f"{info.name} #{game.id}: {', '.join(due_first)} to move"[:100],
+            "name": plain_text(f"{info.name} #{game.id}: {', '.join(due_first)} to move", 100),
             "description": "\n".join(lines)[:1000],
             "scheduled_start_time": start.isoformat(),
             "scheduled_end_time": (start + EVENT_LENGTH).isoformat(),

@@ -6,6 +6,8 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -13,8 +15,10 @@ from discord.ext import commands
 
 from bot.app.clock import Clock
 from bot.app.housekeeping import Housekeeping, Policy
+from bot.app.limits import Limits
 from bot.app.metrics import Metrics
 from bot.app.service import GameService
+from bot.app.text import escape_text
 from bot.config import Settings
 from bot.interface.calendar import Calendar
 from bot.interface.components import GameButton, GameSelect
@@ -48,7 +52,7 @@ class HostTree(app_commands.CommandTree):
         if isinstance(error, app_commands.NoPrivateMessage):
             message = "This command works in a server channel, where the game is."
         elif isinstance(error, app_commands.TransformerError):
-            message = f"That value is not valid: {error}"
+            message = f"That value is not valid: {escape_text(str(error))}"
         elif isinstance(error, app_commands.CheckFailure):
             message = "You cannot use this command here."
         else:
@@ -69,8 +73,11 @@ class HostBot(commands.Bot):
         *,
         guild_ready_timeout: float = 2.0,
         clock: Clock | None = None,
+        pace_clock: Callable[[], float] | None = None,
         **sharding: object,
     ) -> None:
+        """`pace_clock`: the seconds the request limits count in (`bot.app.limits`; default the
+        monotonic clock): tests pass one they move by hand."""
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no privileged intent is needed
         super().__init__(
@@ -87,6 +94,7 @@ class HostBot(commands.Bot):
         #: The shards this process runs (None: not sharded); what it does unasked is limited to them.
         self.owned_shards: Shards | None = settings.shards
         self.clock = clock or Clock()
+        self.limits = Limits(pace_clock or time.monotonic)
         self.store: Store | None = None
         self.lifecycle = Lifecycle()
         self.metrics = Metrics()

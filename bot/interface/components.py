@@ -27,7 +27,7 @@ from typing import Any, Literal
 import discord
 
 from bot.app.service import menu_digest
-from bot.app.text import clip
+from bot.app.text import clip, plain_text
 from bot.interface.lifecycle import refuse_if_stopping
 from bot.interface.ports import TablePort
 from rules.core import Choice, OptionSpec
@@ -379,8 +379,8 @@ def _collapse(children: list[Node], most: int) -> set[int]:
 
 
 def visible(label: str, limit: int) -> str:
-    """The label as Discord shows it: cut at `limit`."""
-    return clip(label, limit)
+    """The label as Discord shows it: on one line, cut at `limit`."""
+    return plain_text(label, limit)
 
 
 def abbreviate(label: str, limit: int) -> tuple[str, str]:

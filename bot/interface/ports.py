@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.app.limits import Limits
 from bot.app.service import GameService
 from bot.config import Settings
 from bot.interface.pictures import Painter
@@ -65,6 +66,7 @@ class Host(Protocol):
     settings: Settings
     owned_shards: Shards | None
     service: GameService
+    limits: Limits
     http: Any
 
     @property

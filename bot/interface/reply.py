@@ -21,7 +21,7 @@ from typing import Any
 import discord
 
 from bot.app.refusals import UserError
-from bot.app.text import MAX_CONTENT, clip
+from bot.app.text import MAX_CONTENT, clip, escape_text
 from bot.interface.lifecycle import lifecycle_of
 from bot.logs import about
 from rules.core import RuleError
@@ -68,8 +68,11 @@ class Reply:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> bool:
         try:
-            if isinstance(error, UserError | RuleError):
+            if isinstance(error, UserError):
                 await self.error(error.message)
+                return True
+            if isinstance(error, RuleError):  # the rules' words quote names and typed text
+                await self.error(escape_text(error.message))
                 return True
             if isinstance(error, Exception):
                 log.error("handler failed for interaction %s", self.interaction.id, exc_info=error)

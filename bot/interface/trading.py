@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.app.refusals import UserError
-from bot.app.text import clip
+from bot.app.text import clip, plain_text
 from bot.app.trade import BundleError, describe, parse_bundle
 from bot.interface.components import GameButton
 from bot.interface.lifecycle import refuse_if_stopping
@@ -36,7 +36,7 @@ def trade_button(game_id: int) -> GameButton:
 
 class TradeModal(discord.ui.Modal):
     def __init__(self, game_id: int, partner: int, name: str) -> None:
-        super().__init__(title=clip(f"Trade with {name}", 45), custom_id=f"m:{game_id}:trade:{partner}")
+        super().__init__(title=plain_text(f"Trade with {name}", 45), custom_id=f"m:{game_id}:trade:{partner}")
         self.add_item(
             discord.ui.TextInput(
                 label="You give",
@@ -49,7 +49,7 @@ class TradeModal(discord.ui.Modal):
         )
         self.add_item(
             discord.ui.TextInput(
-                label=clip(f"You ask {name} for", 45),
+                label=plain_text(f"You ask {name} for", 45),
                 custom_id="get",
                 style=discord.TextStyle.paragraph,
                 required=False,
@@ -90,7 +90,7 @@ class TradeDesk:
                     "tradeto",
                     menu="0",
                     key=str(partner.seat),
-                    label=clip(f"Trade with {partner.name}", 80),
+                    label=plain_text(f"Trade with {partner.name}", 80),
                     style=discord.ButtonStyle.primary,
                 )
             )

@@ -17,6 +17,26 @@ from bot.interface.client import HostBot
 MANAGE_CHANNELS = 1 << 4
 
 
+class Pace:
+    """The clock the bot's request limits read (`bot.app.limits`), moved by the test, not by time.
+
+    By default each reading is `step` seconds after the one before, as if every request came from a
+    person who looks at each answer for a moment: the tests' users click as fast as the emulator lets
+    them, which is no person's pace, and the limits must not depend on how fast the machine is. A test
+    of the limits sets `step` to 0 and moves the clock itself (`advance`)."""
+
+    def __init__(self, step: float = 3.0) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @dataclass
 class World:
     server: FakeDiscord
@@ -28,6 +48,7 @@ class World:
     task: object = None
     bots_started: list[HostBot] = field(default_factory=list)
     clock: FakeClock = field(default_factory=FakeClock)
+    pace: Pace = field(default_factory=Pace)
     database_url: str | None = None
     """DATABASE_URL of the bot; None is the SQLite file `db_path`."""
 
@@ -38,7 +59,7 @@ class World:
             discord_api_base=self.server.api_base,
             _env_file=None,
         )
-        bot = HostBot(settings, guild_ready_timeout=0.1, clock=self.clock)
+        bot = HostBot(settings, guild_ready_timeout=0.1, clock=self.clock, pace_clock=self.pace)
         self.task = await run_bot(bot, self.server)
         self.bot = bot
         self.bots_started.append(bot)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 
 import pytest
 from PIL import Image
@@ -69,13 +70,16 @@ async def test_a_replay_is_one_animated_picture_in_the_channel(tmp_path):
         table = w.channels["table"]
         await open_game(w, "table", alice, [bob], seed=7, options="rounds=2")
         await play_out(w, "table", [alice, bob], seed=3)
-        shown = await dave.slash(table, "game replay")
+        shown = await alice.slash(table, "game replay")  # a player: to the channel
         assert not shown.ephemeral and "🎞️" in shown.content
         ((name, data, alt),) = shown.files
         assert name.endswith(".webp") and data[8:12] == b"WEBP" and len(data) <= 8 * 1024 * 1024
         with Image.open(io.BytesIO(data)) as image:
             assert image.n_frames >= 3
         assert "public board" in alt
+        watched = await dave.slash(table, "game replay")  # a spectator: the same picture, to him only
+        assert watched.ephemeral and "the game's players" in watched.content
+        assert watched.files[0][1] == data
         nothing = await dave.slash(w.channels["other"], "game replay")
         assert nothing.ephemeral and "No game has been played in this channel yet." in nothing.content
         missing = await dave.slash(table, "game replay", game_id=999)
@@ -185,6 +189,38 @@ async def test_a_bad_file_is_refused_in_one_sentence_and_nothing_is_created(tmp_
         assert refused.ephemeral and words in refused.content
         assert await w.bot.service.store.open_game_in(other) is None
         assert not w.server.errors, w.server.errors
+
+
+HOSTILE = {
+    "a seed beyond 64 bits": lambda raw: raw.replace(b'"seed": 7', b'"seed": ' + str(2**70).encode()),
+    "a number of 5,000 digits": lambda raw: raw.replace(b'"seed": 7', b'"seed": ' + b"9" * 5000),
+    "JSON nested deeper than the recursion limit": lambda raw: raw.replace(
+        b'"options": {', b'"deep": ' + b"[" * 100_000 + b"]" * 100_000 + b', "options": {'
+    ),
+    "Infinity": lambda raw: raw.replace(b'"seed": 7', b'"seed": Infinity'),
+    "cut short": lambda raw: raw[: len(raw) // 2],
+    "a broken character": lambda raw: raw.replace(b'"alice"', b'"\\ud800 <@1> **x**"'),
+}
+
+
+async def test_hostile_files_get_one_sentence_through_discord_and_no_error(tmp_path, caplog):
+    """The files the adversarial run found answered with the generic apology and an ERROR traceback
+    (issue 37): each is now one ephemeral sentence, nothing is created, nothing is logged at ERROR."""
+    caplog.set_level(logging.WARNING)
+    async with world(tmp_path, users=("alice", "bob", "carol")) as w:
+        carol, other = w.users["carol"], w.channels["other"]
+        data = await _saved_in_progress(w)
+        for label, change in HOSTILE.items():
+            refused = await carol.slash(other, "game import", file=(SAVE, change(data)))
+            assert refused.ephemeral, label
+            assert refused.content.startswith("⚠️ That ") and "\n" not in refused.content, (
+                label,
+                refused.content,
+            )
+            assert "Something went wrong" not in refused.content, label
+            assert await w.bot.service.store.open_game_in(other) is None, label
+        assert not w.server.errors, w.server.errors
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-2000:]
 
 
 async def test_a_finished_game_cannot_be_carried_on(tmp_path):

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.refusals import UserError
+from bot.app.text import quoted
 from bot.interface.reply import Reply
 from rules import help as rules_help
 from rules import registry
@@ -168,7 +169,7 @@ def find_game(text: str) -> Game:
     game = _lookup_game(text)
     if game is None:
         names = ", ".join(f"`{game.info.id}`" for game in registry.all_games())
-        raise UserError(f"There is no game called {text!r}. The games are: {names}.")
+        raise UserError(f"There is no game called {quoted(text)}. The games are: {names}.")
     return game
 
 
@@ -200,7 +201,7 @@ def find_topic(game: Game, text: str) -> rules_help.Topic:
     if len(partial) == 1:
         return partial[0]
     names = ", ".join(f"`{topic.id}`" for topic in topics)
-    raise UserError(f"{game.info.name} has no rules topic {text!r}. Its topics: {names}.")
+    raise UserError(f"{game.info.name} has no rules topic {quoted(text)}. Its topics: {names}.")
 
 
 def _command(game: Game, topic: rules_help.Topic) -> str:
@@ -253,9 +254,11 @@ def find_entry(game: Game, text: str) -> CatalogueEntry:
         return partial[0]
     if partial:
         sample = ", ".join(f"`{entry.name}`" for entry in partial[:8])
-        raise UserError(f"{len(partial)} entries of {game.info.name} match {text!r}: {sample}. Pick one.")
+        raise UserError(
+            f"{len(partial)} entries of {game.info.name} match {quoted(text)}: {sample}. Pick one."
+        )
     raise UserError(
-        f"{game.info.name} has no card, building or piece called {text!r}. Start typing to see the list."
+        f"{game.info.name} has no card, building or piece called {quoted(text)}. Start typing to see the list."
     )
 
 

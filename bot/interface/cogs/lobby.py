@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import archive
+from bot.app.limits import PUBLIC_REPLAY
 from bot.app.refusals import UserError
 from bot.app.service import parse_options
 from bot.app.text import escape_text
@@ -23,6 +24,7 @@ from rules.core import Result
 
 if TYPE_CHECKING:
     from bot.interface.client import HostBot
+    from bot.storage.store import GameRecord
 
 
 @app_commands.guild_only()
@@ -124,7 +126,7 @@ class Lobby(
                 lines.append(f"📮 {owed} message{'s' if owed != 1 else ''} still on the way to Discord.")
             if game.state is not None:
                 view = await service.view(game, None)
-                lines.append(f"Now: {view.headline} (move {game.version})")
+                lines.append(f"Now: {escape_text(view.headline)} (move {game.version})")
                 deadline = await self.table.deadline_line(game, seats)
                 if deadline:
                     lines.append(deadline)
@@ -271,6 +273,7 @@ class Lobby(
     )
     async def history(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
+            self.table.paced(interaction.user.id)  # the whole log, read and written out
             service = self.bot.service
             game = await service.latest_game_in(interaction.channel_id)
             if game is None:
@@ -314,16 +317,28 @@ class Lobby(
     @app_commands.describe(game_id="Which of this channel's games (default: the latest)")
     async def replay(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         async with Reply(interaction) as reply:
+            user_id = interaction.user.id
+            self.table.paced(user_id)
             game, views, captions = await self.bot.service.replay_frames(interaction.channel_id, game_id)
-            if not interaction.response.is_done():  # a picture for the channel: say so while it is drawn
-                await interaction.response.defer(thinking=True)
+            kept = await self._replay_kept(interaction, game)
+            if not interaction.response.is_done():  # seconds of drawing: say so while it is drawn
+                await interaction.response.defer(thinking=True, ephemeral=kept is not None)
             data = await self.table.painter.replay(views, captions)
             name = self.bot.service.rules_for(game.kind).info.name
             file = discord.File(io.BytesIO(data), filename=f"game-{game.id}-replay.webp")
             file.description = f"{name}, game #{game.id}: the public board at each of {len(views)} turns."
-            await reply.send(
-                f"🎞️ {name}, game #{game.id}: the public board turn by turn.", file=file, ephemeral=False
-            )
+            said = f"🎞️ {name}, game #{game.id}: the public board turn by turn."
+            await reply.send(said + (f"\n{kept}" if kept else ""), file=file, ephemeral=kept is not None)
+
+    async def _replay_kept(self, interaction: discord.Interaction, game: GameRecord) -> str | None:
+        """Why this replay goes to the asker only (None: to the channel): a replay is a large animated
+        picture, so the channel gets one when a player of the game (or a moderator) asks, at most once
+        per game in `PUBLIC_REPLAY`."""
+        user_id = interaction.user.id
+        played = any(seat.user_id == user_id for seat in await self.bot.service.seats(game.id))
+        if not (played or is_admin(interaction)):
+            return "Only you see this: the channel gets a replay when one of the game's players asks."
+        return self.table.kept_private("replay", game.id, user_id, PUBLIC_REPLAY)
 
     @app_commands.command(
         name="import", description="Open a lobby from a saved game (a file from /game export)"
@@ -368,6 +383,7 @@ class Lobby(
         self, interaction: discord.Interaction, scope: Literal["channel", "server", "mine"] = "channel"
     ) -> None:
         async with Reply(interaction) as reply:
+            self.table.paced(interaction.user.id)  # up to a server's every game
             service = self.bot.service
             if scope == "channel":
                 games = await service.list_games(channel_id=interaction.channel_id)
@@ -398,7 +414,7 @@ class Lobby(
             else:
                 line += " — nobody won"
         elif game.state is not None and game.status.value == "active":
-            line += f" — {(await service.view(game, None)).headline}"
+            line += f" — {escape_text((await service.view(game, None)).headline)}"
         return line
 
 

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.app.refusals import UserError
 from bot.app.service import menu_digest
+from bot.app.text import plain_text
 from bot.interface.reply import Reply
 from bot.interface.typed import suggestions
 from renderer.registry import overlays_for
@@ -49,7 +50,7 @@ class Play(commands.Cog):
         everything = await service.choices(game, seat.seat)
         menu = menu_digest(everything)
         return [
-            app_commands.Choice(name=s.name[:100], value=s.value[:100])
+            app_commands.Choice(name=plain_text(s.name, 100), value=s.value[:100])
             for s in suggestions(everything, current, menu)
         ]
 

@@ -24,6 +24,7 @@ from bot.app.timing import (
 from bot.interface.calendar import MISSING_PERMISSION, can_manage_events
 from bot.interface.permissions import permission_report
 from bot.interface.reply import Reply
+from bot.interface.table import display_name
 from rules import registry
 
 if TYPE_CHECKING:
@@ -65,17 +66,18 @@ class SlowPlay(commands.Cog):
                 seat = await self.bot.service.seat_of(game, interaction.user.id)
                 due = (await self.bot.service.deadlines(game)).get(seat.seat) if seat else None
                 deadline = f" — ⏳ {when_text(due)}" if due is not None else ""
-                lines.append(f"• **{name}** #{game.id} — {headline}{deadline} — {link}")
+                lines.append(f"• **{name}** #{game.id} — {escape_text(headline)}{deadline} — {link}")
             await reply.send("\n".join(lines))
 
     @app_commands.command(name="catchup", description="What happened since your last move (only you see it)")
     @app_commands.guild_only()
     async def catchup(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
+            self.bot.table.paced(interaction.user.id)
             game = await self.bot.service.active_game(interaction.channel_id)
             last, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
             since = f"since your move {last}" if last else "since the start"
-            body = "\n".join(f"• {line}" for line in lines[-30:]) or "Nothing has happened."
+            body = "\n".join(f"• {escape_text(line)}" for line in lines[-30:]) or "Nothing has happened."
             if len(lines) > 30:
                 body = f"… {len(lines) - 30} earlier lines in `/game history`\n" + body
             await self.bot.table.catch_up_board(
@@ -88,11 +90,12 @@ class SlowPlay(commands.Cog):
     @app_commands.describe(player="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async with Reply(interaction) as reply:
+            self.bot.table.paced(interaction.user.id)  # every finished game of the player is read
             who = player or interaction.user
             service = self.bot.service
             stats = await service.stats(user_id=who.id)
             if not stats["per_game"]:
-                await reply.send(f"{who.display_name} has not finished a game yet.")
+                await reply.send(f"{escape_text(display_name(who))} has not finished a game yet.")
                 return
             ratings = {
                 rating.kind: rating
@@ -100,7 +103,7 @@ class SlowPlay(commands.Cog):
                     who.id, sorted(stats["per_game"]), guild_id=interaction.guild_id
                 )
             }
-            lines = [f"📊 **{who.display_name}**"]
+            lines = [f"📊 **{escape_text(display_name(who))}**"]
             for kind, entry in sorted(stats["per_game"].items()):
                 name = service.rules_for(kind).info.name
                 ai = f" ({entry['with_ai']} with AI seats)" if entry["with_ai"] else ""
@@ -120,6 +123,7 @@ class SlowPlay(commands.Cog):
         self, interaction: discord.Interaction, game: str | None = None, everywhere: bool = False
     ) -> None:
         async with Reply(interaction) as reply:
+            self.bot.table.paced(interaction.user.id)  # ratings come from every finished game
             service = self.bot.service
             kinds = [service.rules_for(game).info.id] if game else [g.info.id for g in registry.all_games()]
             scope = None if everywhere else interaction.guild_id

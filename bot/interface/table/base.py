@@ -9,7 +9,6 @@ import asyncio
 import hashlib
 import io
 import logging
-import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,9 +16,10 @@ import discord
 
 from bot.app.announcer import picture_alt
 from bot.app.decisions import notice
-from bot.app.refusals import UserError
-from bot.app.service import GameService
-from bot.app.text import clip, escape_text
+from bot.app.limits import PACE, PUBLIC_PER_USER, Limits, Rule
+from bot.app.refusals import Refusal, UserError
+from bot.app.service import GameService, Move
+from bot.app.text import MAX_NAME, clean_name, clip, escape_text
 from bot.interface.components import GameButton, choice_menu
 from bot.interface.pictures import Painter
 from bot.interface.ports import Host
@@ -46,6 +46,35 @@ class TableBase:
         self.workers = WorkerPool(bot.settings.render_processes)
         self.painter = Painter(self.workers)
         self.trades = TradeDesk(self)
+        self.limits: Limits = bot.limits
+
+    # ---- limits (bot.app.limits) ---------------------------------------------------------------
+    def paced(self, user_id: int) -> None:
+        """Go on with a picture or a whole history for this user, unless they ask faster than a person
+        does: then a polite refusal, before anything is read or drawn."""
+        verdict = self.limits.take("pace", user_id, PACE)
+        if not verdict.allowed:
+            raise UserError(
+                f"Slow down a little: I draw up to {PACE.count} pictures for you every "
+                f"{PACE.seconds:g} seconds. Ask again in {verdict.wait_words}.",
+                Refusal.SLOW,
+            )
+
+    def kept_private(self, kind: str, game_id: int, user_id: int, rule: Rule) -> str | None:
+        """None when a public `kind` ("board", "replay") of this game may go to the channel now;
+        otherwise the line that tells the asker why only they see it."""
+        verdict = self.limits.public(kind, game_id, user_id, rule)
+        if verdict.allowed:
+            return None
+        if verdict.by == "game":
+            return (
+                f"Only you see this: the channel got this game's {kind} less than "
+                f"{_minutes(rule.seconds)} ago (one every {_minutes(rule.seconds)})."
+            )
+        return (
+            f"Only you see this: you asked for {PUBLIC_PER_USER.count} public pictures in the last "
+            f"{_minutes(PUBLIC_PER_USER.seconds)}; ask again in {verdict.wait_words}."
+        )
 
     # ---- running handlers ----------------------------------------------------------------
     async def guarded(
@@ -209,7 +238,7 @@ class TableBase:
         choices = await self.service.choices(game, seat.seat)
         view = choice_menu(game.id, choices)
         headline = (await self.service.view(game, None)).headline
-        text = f"⚠️ {message}\n{headline}"
+        text = f"⚠️ {message}\n{escape_text(headline)}"
         if choices:
             text += "\n**Your choices now:**"
         await reply.send(clip_content(text), view=view if choices else None)
@@ -218,9 +247,12 @@ class TableBase:
 def display_name(user: discord.abc.User) -> str:
     """A player's name as the log shows it: their display name on one line, without control
     characters, cut to a sane length (the rules core and the pictures get it as it is here)."""
-    raw = getattr(user, "display_name", None) or user.name
-    cleaned = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in raw)
-    return clip_content(" ".join(cleaned.split()) or "player", 40)
+    return clean_name(getattr(user, "display_name", None) or user.name, MAX_NAME)
+
+
+def _minutes(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 def channel_notice(game: GameRecord, text: str, *, ping: list[int] = ()) -> Delivery:  # type: ignore[assignment]

@@ -8,7 +8,9 @@ import logging
 import discord
 
 from bot.app.announcer import picture_alt
+from bot.app.limits import PUBLIC_BOARD
 from bot.app.refusals import UserError
+from bot.app.text import escape_text, plain_text, quoted
 from bot.interface.components import section_buttons
 from bot.interface.reply import Reply
 from bot.interface.table.base import TableBase, clip_content
@@ -22,10 +24,11 @@ class Boards(TableBase):
     """The table's part that shows pictures and the log."""
 
     async def hand(self, reply: Reply, game: GameRecord) -> None:
+        self.paced(reply.interaction.user.id)
         seat = await self.service.require_seat(game, reply.interaction.user.id)
         view = await self.service.view(game, seat.seat)
         file = await self._picture(view, f"hand-{game.id}-v{game.version}.png")
-        await reply.send(f"**Your view** (only you can see this) · {view.headline}", file=file)
+        await reply.send(f"**Your view** (only you can see this) · {escape_text(view.headline)}", file=file)
 
     async def _hand(self, reply: Reply, game_id: int) -> None:
         await self.hand(reply, await self.active(game_id))
@@ -44,7 +47,10 @@ class Boards(TableBase):
         """The public board, or one of the game's sections or overlays; all drawn from the public view
         only. Shown to one person, it carries a button per section (a phone user never types names),
         and a section too long for one phone picture shows one page with buttons to turn them; shown to
-        everybody (`public`), it has no buttons and every page is attached."""
+        everybody (`public`), it has no buttons and every page is attached. A public one goes to the
+        channel within the limits (`bot.app.limits.PUBLIC_BOARD`), else to the asker only, saying why."""
+        user_id = reply.interaction.user.id
+        self.paced(user_id)
         view = await self.service.view(game, None)
         name = self.service.rules_for(game.kind).info.name
         sections = [o.name for o in overlays_for(game.kind).values() if not o.target]
@@ -53,12 +59,13 @@ class Boards(TableBase):
             chosen = overlays.get(section)
             if chosen is None:
                 offered = ", ".join(overlays) or "none for this game"
-                raise UserError(f"There is no {section!r} section for {name} (sections: {offered}).")
+                raise UserError(f"There is no {quoted(section)} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
-            about = clip_content(f"{chosen.description}. {view.headline}", 1000)
+            about = plain_text(f"{chosen.description}. {view.headline}", 1000)
             stem = f"{chosen.name}-{game.id}-v{game.version}"
-            if public:
+            kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
+            if public and kept is None:
                 pages = await self.painter.overlay_pages(view, chosen.name, target)
                 files = [
                     discord.File(
@@ -82,13 +89,19 @@ class Boards(TableBase):
                 if chosen.target
                 else section_buttons(game.id, sections, chosen.name, page=shown.number, pages=shown.count)
             )
-            await reply.send(f"**{name}** · {chosen.description}{paged}", file=file, view=buttons)
+            said = f"**{name}** · {chosen.description}{paged}" + (f"\n{kept}" if kept else "")
+            await reply.send(said, file=file, view=buttons)
             return
+        kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
+        public = public and kept is None
         file = await self._picture(view, f"board-{game.id}-v{game.version}.png")
         text = (
-            f"**{name}** · {view.headline}" if heading is None else f"{heading}\n\n**Now:** {view.headline}"
+            f"**{name}** · {escape_text(view.headline)}"
+            if heading is None
+            else f"{heading}\n\n**Now:** {escape_text(view.headline)}"
         )
         buttons = None if public else section_buttons(game.id, sections)
+        text += f"\n{kept}" if kept else ""
         await reply.send(clip_content(text), file=file, view=buttons, ephemeral=not public)
 
     async def _section(self, reply: Reply, game_id: int, section: str | None, *, page: int = 0) -> None:
@@ -109,7 +122,7 @@ class Boards(TableBase):
             filename=f"catchup-{game.id}-v{game.version}.png",
             description=picture_alt(now, f"Changed since your last move: {said}."),
         )
-        await reply.send(clip_content(f"{heading}\n\n**Now:** {now.headline}"), file=file)
+        await reply.send(clip_content(f"{heading}\n\n**Now:** {escape_text(now.headline)}"), file=file)
 
     async def _board(self, reply: Reply, game_id: int) -> None:
         await self.board(reply, await self._started(game_id))
@@ -118,7 +131,7 @@ class Boards(TableBase):
         entries = await self.service.log_lines(game, lines)
         if not entries:
             return "Nothing has happened yet."
-        return clip_content("**Latest moves**\n" + "\n".join(f"• {line}" for line in entries))
+        return clip_content("**Latest moves**\n" + "\n".join(f"• {escape_text(line)}" for line in entries))
 
     async def _log(self, reply: Reply, game_id: int) -> None:
         await reply.send(await self.log_text(await self._started(game_id)))

@@ -12,7 +12,7 @@ import discord
 
 from bot.app.refusals import Refusal, UserError
 from bot.app.service import Move, menu_digest
-from bot.app.text import escape_text
+from bot.app.text import code_text, escape_text
 from bot.interface import typed
 from bot.interface.components import ROOT, GameButton, choice_menu, menu_node
 from bot.interface.reply import Reply
@@ -98,10 +98,10 @@ class MoveReplies(TableBase):
             if len(pairs) == 1:
                 return [(pairs[0][0].key, None), (pairs[0][1].key, None)]
             if pairs:
-                sample = ", ".join(f"`{second.label}`" for _, second in pairs[:5])
+                sample = ", ".join(f"`{code_text(second.label)}`" for _, second in pairs[:5])
                 quoted = escape_text(repr(clip_content(text, 60)))
                 raise UserError(f"{len(pairs)} moves match {quoted}; say which, e.g. {sample}.")
-        sample = ", ".join(f"`{c.label}`" for c in (found or choices)[:5])
+        sample = ", ".join(f"`{code_text(c.label)}`" for c in (found or choices)[:5])
         quoted = escape_text(repr(clip_content(text, 60)))
         if found:
             raise UserError(f"{len(found)} moves match {quoted}; pick one from the list, e.g. {sample}.")
@@ -135,7 +135,7 @@ class MoveReplies(TableBase):
         return pairs
 
     async def _confirm(self, reply: Reply, move: Move) -> None:
-        lines = [event_line(event, move.seat) for event in move.events]
+        lines = [escape_text(event_line(event, move.seat)) for event in move.events]
         content = "✅ " + "\n".join(lines) if lines else "✅ Done."
         view = None
         if move.result is None and move.seat in move.rules.to_act(move.after):
@@ -170,7 +170,7 @@ class MoveReplies(TableBase):
         rules = self.service.rules_for(game.kind)
         view = seat_menu(game.id, rules, await self.service.state(game), seat.seat, choices)
         headline = (await self.service.view(game, seat.seat)).headline
-        await reply.send(clip_content(f"**{headline}**\nYour choices:"), view=view)
+        await reply.send(clip_content(f"**{escape_text(headline)}**\nYour choices:"), view=view)
 
     async def _open_part(self, reply: Reply, game_id: int, menu: str | None, path: str | None) -> None:
         """A group button of a menu too big for one message: that group's choices (or its parts)."""
@@ -195,10 +195,11 @@ class MoveReplies(TableBase):
         if path == ROOT:
             rules = self.service.rules_for(game.kind)
             view = seat_menu(game.id, rules, await self.service.state(game), seat, choices)
-            await reply.send(clip_content(f"**{headline}**\nYour choices:"), view=view)
+            await reply.send(clip_content(f"**{escape_text(headline)}**\nYour choices:"), view=view)
             return
         view = choice_menu(game.id, choices, path)
         count = len(node.members)
         await reply.send(
-            clip_content(f"**{headline}**\n{escape_text(node.title)}: {count} choices"), view=view
+            clip_content(f"**{escape_text(headline)}**\n{escape_text(node.title)}: {count} choices"),
+            view=view,
         )

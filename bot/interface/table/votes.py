@@ -17,6 +17,7 @@ import discord
 
 from bot.app.refusals import UserError
 from bot.app.saves import Export
+from bot.app.text import escape_text
 from bot.interface.reply import Reply
 from bot.interface.table.base import (
     TableBase,
@@ -66,11 +67,11 @@ class Votes(TableBase):
             await reply.send(f"↩️ Done: {plan.describe().replace('their', 'your')} taken back.")
             self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
             return
-        lines = [event["text"] for move in plan.moves for event in move.events]
+        lines = [escape_text(event["text"]) for move in plan.moves for event in move.events]
         what = "; ".join(words.clause(line) for line in lines) or "no visible change"
         request = (
             f"↩️ {user.mention} asks to take back {plan.describe()} ({clip_content(what, 300)})."
-            f" Waiting for: {', '.join(others)}."
+            f" Waiting for: {', '.join(escape_text(name) for name in others)}."
         )
         buttons = vote_buttons(game.id, f"undo-{plan.last_version}")  # its message names the asker first
         if reply.interaction.channel_id == game.channel_id:
@@ -136,7 +137,7 @@ class Votes(TableBase):
         if not done:
             await reply.send(
                 f"🔁 {reply.interaction.user.mention} proposes that <@{new}> takes over <@{old}>'s seat."
-                f" Still to agree: {', '.join(missing)}.",
+                f" Still to agree: {', '.join(escape_text(name) for name in missing)}.",
                 view=vote_buttons(game.id, f"replace-{old}-{new}"),
                 ephemeral=False,
             )
