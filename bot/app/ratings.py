@@ -53,6 +53,9 @@ class FinishedGame:
     guild_id: int | None
     finished_at: str
     places: Sequence[Sequence[RatedSeat]]
+    no_winner: bool = False
+    """The game's own result says nobody won (`Result.no_winner`: City Heroes lost to the rival city).
+    The places still order the seats for the rating, but no place counts as a win."""
 
 
 @dataclass
@@ -118,7 +121,7 @@ def rate(games: Iterable[FinishedGame]) -> dict[int, Standing]:
         for index, standing, rank in people:
             standing.mu, standing.sigma = updated[index][0].mu, updated[index][0].sigma
             standing.played += 1
-            standing.won += rank == 0
+            standing.won += rank == 0 and not game.no_winner  # `Result.winners`: a shared first place wins
             standing.history.append(standing.rating)
     return standings
 
