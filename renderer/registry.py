@@ -37,6 +37,9 @@ class Overlay:
     description: str
     draw: Callable[[View, str | None], bytes]
     target: str = ""
+    refuse: Callable[[View, str], str | None] | None = None
+    """Why a target cannot be drawn, as a sentence naming what is wrong (a square off the map), or None;
+    asked before drawing, so a bad target is refused rather than drawn as an empty answer."""
 
 
 def _module(game_id: str):  # noqa: ANN202 - a renderer module or None

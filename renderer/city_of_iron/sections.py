@@ -59,6 +59,7 @@ from renderer.city_of_iron.layout import (
 )
 from renderer.city_of_iron.turn import _offer, _offer_heading
 from renderer.registry import Overlay
+from rules import words
 from rules.city_of_iron.view import BuildingInfo, CityOfIronView, TownInfo
 from rules.core import View
 
@@ -215,7 +216,7 @@ def _panel(sheet: Sheet, view: CityOfIronView, seat: int, abilities: dict[str, s
     counters += [
         ("badge", f"draws {info.draws_citizen} cit {info.draws_military} mil", SOFT, Palette.ink),
         ("badge", f"➜{info.distance}", DISTANCE, WHITE),
-        ("badge", f"{info.tokens_left} city tokens", SOFT, Palette.ink),
+        ("badge", words.count(info.tokens_left, "city token"), SOFT, Palette.ink),
         ("badge", f"{info.unpurchased} not bought", SOFT, Palette.ink),
     ]
     ability = abilities.get(info.nation or "", "")

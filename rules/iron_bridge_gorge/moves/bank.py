@@ -57,7 +57,7 @@ def loan(state: State, seat: Seat, action: Loan, events: list[Event]) -> None:
     player.loan = True
     player.coins += LOAN
     state.bank -= LOAN
-    events.append(Event(text=f"{player.name} took a loan of {LOAN}."))
+    events.append(Event(text=f"{player.name} took a loan of {words.count(LOAN, 'coin')}."))
 
 
 def repay(state: State, seat: Seat, action: Repay, events: list[Event]) -> None:

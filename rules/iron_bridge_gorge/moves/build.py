@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rules import words
 from rules.core import Choice, Event, RuleError, Seat
 from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, require_phase
@@ -78,4 +79,6 @@ def build(state: State, seat: Seat, action: Build, events: list[Event]) -> None:
     award = cards[card].award_vp
     player.vp += award
     extra = f" and gained {award} VP" if award else ""
-    events.append(Event(text=f"{player.name} built {cards[card].name} for {cost}{extra}."))
+    events.append(
+        Event(text=f"{player.name} built {cards[card].name} for {words.count(cost, 'coin')}{extra}.")
+    )

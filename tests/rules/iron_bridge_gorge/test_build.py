@@ -18,7 +18,7 @@ def test_build_costs_5_unskilled_3_skilled_7(card: str, cost: int):
     state, events = play(state, 0, {"kind": "build", "card": card})
     assert state.players[0].coins == 10 - cost and state.players[0].in_play == [card]
     assert state.phase == "build"
-    assert texts(events).endswith(f"for {cost}.")
+    assert texts(events).endswith(f"for {cost} coins.")  # the money named: "for 5" said 5 of what?
 
 
 def test_land_lease_makes_other_resources_one_cheaper():
@@ -44,7 +44,7 @@ def test_iron_bridge_needs_a_wrought_iron_forge_costs_20_and_awards_5_vp():
     )
     state, events = play(state, 0, {"kind": "build", "card": "iron-bridge"})
     assert (state.players[0].coins, state.players[0].vp) == (0, 5)
-    assert "built Iron Bridge for 20 and gained 5 VP" in texts(events)
+    assert "built Iron Bridge for 20 coins and gained 5 VP" in texts(events)
 
 
 def test_patents_award_3_vp_once():
