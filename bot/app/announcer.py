@@ -28,6 +28,7 @@ from bot.app.text import MAX_CONTENT, escape_text
 from bot.app.timing import when_text
 from bot.storage.store import Delivery, GameRecord, SeatRecord
 from renderer.registry import marks_between, symbol_key
+from rules import words
 from rules.core import Event, Game, Result, Seat, View
 
 REPAINT_AFTER = 20.0
@@ -90,6 +91,13 @@ class Table:
     deadlines: dict[Seat, float] = field(default_factory=dict)
     followers: list[tuple[int, str]] = field(default_factory=list)
     now: float = 0.0
+    moves: int | None = None
+    """The game's effective moves once this move is made (`bot.app.numbering`): the number the post's
+    header shows. None: the version given to `announce` is shown (a start or an import, where the two
+    agree)."""
+
+    def move_number(self, version: int) -> int:
+        return version if self.moves is None else self.moves
 
 
 def announce(
@@ -112,7 +120,8 @@ def announce(
     waiting = rules.to_act(after)
     newly = waiting - (rules.to_act(before) if before is not None else set())
     mark = "🤖 " if computer else ""
-    lines = [f"• {mark if index == 0 else ''}{one_line(event.text)}" for index, event in enumerate(events)]
+    said = [event for event in events if event.text]  # an empty text: nothing public to tell
+    lines = [f"• {mark if index == 0 else ''}{one_line(event.text)}" for index, event in enumerate(said)]
     if note:  # the bot's own words, with any name in them escaped by whoever wrote the note
         lines.insert(0, " ".join(note.split()))
     private = {seat: [e.private[seat]] for e in events for seat in e.private}
@@ -168,7 +177,11 @@ def _post(
     rules, game, seats = table.rules, table.game, table.seats
     live = table.live or Live()
     name = rules.info.name
-    header = f"**{name}** · move {version}" if before is not None else f"**{name}** · the game begins"
+    header = (
+        f"**{name}** · move {table.move_number(version)}"
+        if before is not None
+        else f"**{name}** · the game begins"
+    )
     shown = live.fresh + lines
     footer = _footer(table, public, result)
     pinged = sorted(seats[seat].user_id for seat in ping)
@@ -287,9 +300,7 @@ def _compose(header: str, lines: list[str], footer: list[str]) -> str:
     kept = list(lines)
     dropped = 0
     while True:
-        shown = (
-            [f"• … {dropped} earlier line{'s' if dropped != 1 else ''}: `/log`"] if dropped else []
-        ) + kept
+        shown = ([f"• … {words.count(dropped, 'earlier line')}: `/log`"] if dropped else []) + kept
         text = "\n".join([header, *shown, *footer])
         if len(text) <= MAX_CONTENT or not kept:
             return text[:MAX_CONTENT]
@@ -326,7 +337,7 @@ def _followers(
     if not table.followers:
         return []
     info, game = table.rules.info, table.game
-    head = f"**{info.name}** in <#{game.channel_id}> · move {version}"
+    head = f"**{info.name}** in <#{game.channel_id}> · move {table.move_number(version)}"
     tail = [("🏁 " + one_line(result.reason)) if result else f"**{one_line(public.headline)}**"]
     text = _compose(head, lines, tail)
     rows = [
@@ -343,7 +354,7 @@ def _followers(
 
 def _alt(view: View, events: list[Event], *, opening: bool = False) -> str:
     """`opening`: the events are what setup rolled or decided, not a move."""
-    said = " ".join(one_line(event.text) for event in events)
+    said = " ".join(one_line(event.text) for event in events if event.text)
     return picture_alt(view, (("At the start: " if opening else "Last move: ") + said) if events else "")
 
 

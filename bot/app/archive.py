@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rules import words
 from rules.core import Event, Game, RuleError
 
 FORMAT = "ironhost-game"
@@ -122,8 +123,8 @@ def read(raw: bytes, rules_for: Callable[[str], Game | None]) -> tuple[Archive, 
         raise ArchiveError(f"That saved game is of {archive.game_name!r}, which this bot does not host.")
     if not rules.info.min_players <= len(archive.seats) <= rules.info.max_players:
         raise ArchiveError(
-            f"That saved game has {len(archive.seats)} seats; {rules.info.name} seats "
-            f"{rules.info.min_players} to {rules.info.max_players}."
+            f"That saved game has {words.count(len(archive.seats), 'seat')}; {rules.info.name} takes "
+            f"{rules.info.players_text()}."
         )
     return archive, rules
 

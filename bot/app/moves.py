@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app import announcer
+from bot.app import announcer, numbering
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
@@ -160,6 +160,7 @@ class MoveActions(TableClock):
         table = await self._announcing(game, seats)
         kept = {s: due for s, due in table.deadlines.items() if s in waiting_after}
         table.deadlines = kept | {s: due for s, kind, due in timers if kind == "deadline"}
+        table.moves = numbering.after(await self.move_count(game), action_json)
         computer = note is None and user_id <= 0  # an AI seat, or a dropped seat on autopilot
         owed = announcer.announce(
             table, game.version + 1, before, after, events, result, note=note, computer=computer
@@ -187,6 +188,7 @@ class MoveActions(TableClock):
                 "Someone moved first: that move was already taken. Here is where it stands.", Refusal.STALE
             ) from None
         self._remember(game.id, version, after)
+        self._count_moves(game.id, version, table.moves)
         self._timers_planned(timers)
         self._outbox_written()
         committed = game.model_copy(  # the record as stored now, state included (the cache may forget it)

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
+from rules import words
+
 COMPUTER_MU = {1: 18.0, 2: 25.0, 3: 32.0}
 """Designed: the fixed skill of a computer seat per `ai_strength` (openskill's default newcomer is 25)."""
 COMPUTER_SIGMA = 1.0
@@ -84,8 +86,8 @@ class Standing:
         change = recent[-1] - recent[0]
         arrow = "▲" if change > 0.05 else "▼" if change < -0.05 else "="
         span = len(recent) - 1
-        words = f"{arrow} {abs(change):.1f} over the last {span} game{'s' if span != 1 else ''}"
-        return f"{words} {sparkline(recent)}"
+        said = f"{arrow} {abs(change):.1f} over the last {words.count(span, 'game')}"
+        return f"{said} {sparkline(recent)}"
 
 
 def sparkline(values: Sequence[float]) -> str:

@@ -31,6 +31,8 @@ class Export:
     game: GameRecord
     data: bytes | None
     missing: list[str]
+    moves: int = 0
+    """The effective moves the file holds (`bot.app.numbering`): what `/game import` replays."""
 
     @property
     def filename(self) -> str:
@@ -77,7 +79,7 @@ class Saves(ServiceBase):
             exported_at=datetime.fromtimestamp(self.clock.now(), UTC).isoformat(timespec="seconds"),
             source=f"game #{game.id}",
         )
-        return Export(game, data, [])
+        return Export(game, data, [], len(moves))
 
     async def replay_frames(
         self, channel_id: int, game_id: int | None = None

@@ -158,7 +158,8 @@ async def take_turn(w: World, channel: str, user: UserSession, pick) -> bool:
         if ":grp:" not in custom_id:
             break
         menu = result
-    assert result.content.startswith("✅"), result.content
+    if not result.content.startswith("✅"):  # a step inside a move (a unit picked): its choices come next
+        assert result.content.endswith("Your choices:"), result.content
     return True
 
 

@@ -132,7 +132,8 @@ class TableBase:
     async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:
         """The view's picture, with alt text from the same view and the move's public lines only."""
         png = await self.painter.png(view)
-        news = ("Last move: " + " ".join(event.text for event in events)) if events else ""
+        said = " ".join(event.text for event in events if event.text)
+        news = f"Last move: {said}" if said else ""
         return discord.File(io.BytesIO(png), filename=filename, description=picture_alt(view, news))
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
@@ -227,12 +228,6 @@ def is_admin(interaction: discord.Interaction) -> bool:
 
 def event_line(event: Event, seat: Seat) -> str:
     return event.private.get(seat, event.text)
-
-
-def option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 def seat_menu(game_id: int, rules: Game, state: Any, seat: Seat, choices: list[Choice]) -> discord.ui.View:

@@ -9,6 +9,7 @@ import discord
 
 from bot.app.announcer import picture_alt
 from bot.app.refusals import UserError
+from bot.app.text import escape_text
 from bot.interface.components import section_buttons
 from bot.interface.reply import Reply
 from bot.interface.table.base import TableBase, clip_content
@@ -53,6 +54,9 @@ class Boards(TableBase):
                 raise UserError(f"There is no {section!r} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
+            refusal = chosen.refuse(view, target or "") if chosen.refuse is not None else None
+            if refusal:
+                raise UserError(escape_text(refusal))
             png = await self.painter.overlay(view, chosen.name, target)
             file = discord.File(
                 io.BytesIO(png),
