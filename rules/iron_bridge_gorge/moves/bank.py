@@ -28,7 +28,12 @@ def choices(state: State, seat: Seat) -> list[Choice]:
     listed: list[Choice] = []
     if not player.loan:
         listed.append(
-            Choice(key="loan", label=f"Take a loan of {LOAN}", action={"kind": "loan"}, group="Bank")
+            Choice(
+                key="loan",
+                label=f"Take a loan of {words.count(LOAN, 'coin')}",
+                action={"kind": "loan"},
+                group="Bank",
+            )
         )
     elif coins_at_bank(state, player) >= LOAN:
         listed.append(
@@ -39,7 +44,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
         listed += [
             Choice(
                 key=f"sell:{source}:{card}",
-                label=f"Sell {cards[card].name} ({where}) for {SALE_PRICE}",
+                label=f"Sell {cards[card].name} ({where}) for {words.count(SALE_PRICE, 'coin')}",
                 action={"kind": "sell", "card": card, "source": source},
                 group="Bank",
             )
@@ -90,6 +95,6 @@ def sell(state: State, seat: Seat, action: Sell, events: list[Event]) -> None:
     what = "card" if source == "hand" else "resource"
     events.append(
         Event(
-            text=f"{player.name} sold {rules_catalogue()[card].name} ({what}) to the bank for {SALE_PRICE}."
+            text=f"{player.name} sold {rules_catalogue()[card].name} ({what}) to the bank for {words.count(SALE_PRICE, 'coin')}."
         )
     )

@@ -50,7 +50,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
     return [
         Choice(
             key=f"build:{card}",
-            label=f"Build {cards[card].name} for {build_cost(player, card)}",
+            label=f"Build {cards[card].name} for {words.count(build_cost(player, card), 'coin')}",
             action={"kind": "build", "card": card},
             group="Build",
             style="success",

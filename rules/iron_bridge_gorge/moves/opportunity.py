@@ -3,6 +3,7 @@ the hand, the Expansion Phase buys more from the deck."""
 
 from __future__ import annotations
 
+from rules import words
 from rules.core import Choice, Event, RuleError, Seat
 from rules.iron_bridge_gorge.data import TYPE_NAMES, rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, names, require_phase
@@ -82,7 +83,7 @@ def draw_choices(state: State, seat: Seat) -> list[Choice]:
     return [
         Choice(
             key="draw",
-            label=f"Draw a card from the deck for {DRAW_COST}",
+            label=f"Draw a card from the deck for {words.count(DRAW_COST, 'coin')}",
             action={"kind": "draw"},
             group="Expand",
         )

@@ -26,9 +26,9 @@ def test_land_lease_makes_other_resources_one_cheaper():
     Decisions: two Land Leases do not stack; a Land Lease and the Iron Bridge are not discounted."""
     state = at_turn(in_play={0: ["land-lease"]}, hands={0: ["coal-mine", "clay-mine", "land-lease"]})
     labels = {choice.key: choice.label for choice in GAME.legal_actions(state, 0)}
-    assert labels["build:coal-mine"] == "Build Coal Mine for 4"
-    assert labels["build:clay-mine"] == "Build Clay Mine for 2"
-    assert labels["build:land-lease"] == "Build Land Lease for 5"
+    assert labels["build:coal-mine"] == "Build Coal Mine for 4 coins"
+    assert labels["build:clay-mine"] == "Build Clay Mine for 2 coins"
+    assert labels["build:land-lease"] == "Build Land Lease for 5 coins"
 
 
 def test_iron_bridge_needs_a_wrought_iron_forge_costs_20_and_awards_5_vp():
