@@ -31,6 +31,8 @@ class Move:
     after: Any
     events: list[Event]
     result: Result | None
+    label: str | None = None
+    """The label of the choice played, when the move was picked from the seat's choices."""
 
     @property
     def version(self) -> int:
@@ -98,6 +100,7 @@ class MoveActions(TableClock):
     ) -> Move:
         rules = self.rules_for(game.kind)
         before = await self.state(game)
+        label: str | None = None
         if seat not in rules.to_act(before):
             waiting = ", ".join(seats[s].name for s in sorted(rules.to_act(before)))
             raise UserError(
@@ -114,6 +117,7 @@ class MoveActions(TableClock):
             if chosen is None:
                 raise UserError("That choice is not available any more; here is where it stands.")
             action = chosen.action
+            label = chosen.label
         if action is None:
             raise UserError("Pick a move from the list.")
         if isinstance(action, str):
@@ -123,7 +127,7 @@ class MoveActions(TableClock):
                 raise UserError("That move could not be read.") from None
         applied = rules.apply(before, seat, action)  # RuleError propagates with its sentence
         action_json = action if isinstance(action, dict) else json.loads(action.model_dump_json())
-        return await self._commit(
+        move = await self._commit(
             game,
             seats,
             seat,
@@ -135,6 +139,8 @@ class MoveActions(TableClock):
             interaction_id,
             note=note,
         )
+        move.label = label
+        return move
 
     async def _commit(
         self,

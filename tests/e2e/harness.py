@@ -158,8 +158,7 @@ async def take_turn(w: World, channel: str, user: UserSession, pick) -> bool:
         if ":grp:" not in custom_id:
             break
         menu = result
-    if not result.content.startswith("✅"):  # a step inside a move (a unit picked): its choices come next
-        assert result.content.endswith("Your choices:"), result.content
+    assert result.content.startswith("✅"), result.content
     return True
 
 

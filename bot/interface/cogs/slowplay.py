@@ -74,8 +74,8 @@ class SlowPlay(commands.Cog):
     async def catchup(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             game = await self.bot.service.active_game(interaction.channel_id)
-            last, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
-            since = f"since your move {last}" if last else "since the start"
+            last, move, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
+            since = f"your last move was move {move}" if last else "since the start"
             body = "\n".join(f"• {line}" for line in lines[-30:]) or "Nothing has happened."
             if len(lines) > 30:
                 body = f"… {len(lines) - 30} earlier lines in `/game history`\n" + body

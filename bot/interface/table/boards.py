@@ -102,7 +102,10 @@ class Boards(TableBase):
         entries = await self.service.log_lines(game, lines)
         if not entries:
             return "Nothing has happened yet."
-        return clip_content("**Latest moves**\n" + "\n".join(f"• {line}" for line in entries))
+        moves = await self.service.move_count(game)
+        return clip_content(
+            f"**Latest moves** (up to move {moves})\n" + "\n".join(f"• {line}" for line in entries)
+        )
 
     async def _log(self, reply: Reply, game_id: int) -> None:
         await reply.send(await self.log_text(await self._started(game_id)))

@@ -137,16 +137,15 @@ class MoveReplies(TableBase):
 
     async def _confirm(self, reply: Reply, move: Move) -> None:
         lines = [line for line in (event_line(event, move.seat) for event in move.events) if line]
-        content = "✅ " + "\n".join(lines) if lines else "✅ Done."
+        # A step that tells nothing (a unit picked, a step back, an action ended) is confirmed by its own
+        # label rather than a bare "Done.", which read as if a move had been made.
+        said = lines or ([words.sentence(move.label)] if move.label else ["Done."])
+        content = "✅ " + "\n".join(said)
         view = None
         if move.result is None and move.seat in move.rules.to_act(move.after):
             choices = move.rules.legal_actions(move.after, move.seat)
             view = seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
-            if lines:
-                content += "\n\n**Your turn continues:**"
-            else:  # a step inside a move (a unit picked, a step back): nothing done yet, only choices
-                headline = move.rules.view(move.after, move.seat).headline
-                content = f"**{headline}**\nYour choices:"
+            content += "\n\n**Your turn continues:**" if lines else "\n\n**Now choose:**"
         undoable = False  # offered only when `/undo` would accept it
         if move.result is None and not any(event.reveals for event in move.events):
             try:
