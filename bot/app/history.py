@@ -87,7 +87,7 @@ class HistoryReads(ServiceBase):
         mine = [
             entry
             for entry in numbering.numbered(records)
-            if entry.record.seat == seat.seat and entry.record.user_id == user_id and not entry.undo
+            if entry.record.seat == seat.seat and entry.record.user_id == user_id
         ]
         last = mine[-1].record.version if mine else 0
         lines = []

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from rules import registry
 from tests.e2e.harness import is_over, menu_choices, open_game, play_out, take_turn, world
 
@@ -212,4 +214,24 @@ async def test_a_step_inside_a_move_is_confirmed_by_its_own_label(tmp_path):
         assert picked.content.endswith("**Now choose:**")
         squares = [c for c in menu_choices(picked) if " at " in c[0]]
         assert squares, menu_choices(picked)
+        assert not w.server.errors, w.server.errors
+
+
+@pytest.mark.parametrize("game", ["city-of-iron", "iron-bridge-gorge", "iron-and-brass", "city-heroes"])
+async def test_each_game_names_one_move_number(tmp_path, game):
+    """The same count in every place, in each of the four games, a few moves in: `/game status`, `/log`,
+    the replay's last caption and the moves a saved file would hold."""
+    async with world(tmp_path, users=("alice", "bob", "carol")) as w:
+        alice, bob, carol = w.users["alice"], w.users["bob"], w.users["carol"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game=game, seed=3)
+        made = await play_out(w, "table", [alice, bob], seed=3, moves_wanted=6)
+        assert made >= 6
+        service = w.bot.service
+        record = await service.store.latest_game_in(table)
+        moves = len(await service.effective_moves(record))
+        assert f"(move {moves})" in (await carol.slash(table, "game status")).content
+        assert f"(up to move {moves})" in (await carol.slash(table, "log")).content
+        _, _, captions = await service.replay_frames(table)
+        assert captions[-1].startswith(f"Move {moves}/{moves}"), captions[-1]
         assert not w.server.errors, w.server.errors
