@@ -101,7 +101,8 @@ _PUNCTUATION = {
     "empty ()": re.compile(r"\(\s*\)"),
     "internal key": re.compile(r"\b[a-z]+_[a-z_]+\b"),
     "bare amount": re.compile(
-        r"\b(?:for|paying|paid(?: [A-Z]\w*| the bank)?|bids?|loan of|earned) \d+(?=\s*[.;,()]|\s*$|\s+(?:and|for)\b)"
+        r"\b(?:for|paying|paid(?: [A-Z]\w*| the bank)?|bids?|loan of|earned|costs?) \d+"
+        r"(?=\s*[.;,()]|\s*$|\s+(?:and|for|to)\b)"
     ),
     "said twice": re.compile(r"\b(free)\b[^.]*\b\1 action\b", re.IGNORECASE),
 }
@@ -157,6 +158,8 @@ def test_the_checks_catch_what_they_should() -> None:
         "Alice built Coal Mine for 5.",
         "alice bids 2 (space 3).",
         "Alice earned 7; paid Bob 1 for Iron Ore; paid the bank 1 for Limestone.",
+        "bob paid 10 to draw a card.",
+        "Drawing a card costs 10; you have 4.",
         "Free: Junkbot: Free action: gain 1 coin.",
     ]
     for line in bad:

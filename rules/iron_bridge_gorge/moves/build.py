@@ -40,7 +40,7 @@ def problem(player: PlayerState, card: str) -> str | None:
             return f"{spec.name} needs {cards[needed].name} in play first."
     cost = build_cost(player, card)
     if player.coins < cost:
-        return f"Building {spec.name} costs {cost}; you have {player.coins}."
+        return f"Building {spec.name} costs {words.count(cost, 'coin')}; you have {words.count(player.coins, 'coin')}."
     return None
 
 

@@ -94,7 +94,9 @@ def draw(state: State, seat: Seat, action: Draw, events: list[Event]) -> None:
     player = state.players[seat]
     require_phase(state, "expansion", "draw from the deck")
     if player.coins < DRAW_COST:
-        raise RuleError(f"Drawing a card costs {DRAW_COST}; you have {player.coins}.")
+        raise RuleError(
+            f"Drawing a card costs {words.count(DRAW_COST, 'coin')}; you have {words.count(player.coins, 'coin')}."
+        )
     if not state.deck and not state.discard:
         raise RuleError("There are no cards left to draw.")
     enter(state, "expansion", events)
@@ -105,7 +107,7 @@ def draw(state: State, seat: Seat, action: Draw, events: list[Event]) -> None:
     player.hand.append(card)
     events.append(
         Event(
-            text=f"{player.name} paid {DRAW_COST} to draw a card.",
+            text=f"{player.name} paid {words.count(DRAW_COST, 'coin')} to draw a card.",
             private={seat: f"You drew {rules_catalogue()[card].name}."},
             reveals=True,
         )

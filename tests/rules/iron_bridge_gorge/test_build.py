@@ -38,7 +38,7 @@ def test_iron_bridge_needs_a_wrought_iron_forge_costs_20_and_awards_5_vp():
     assert "build:iron-bridge" not in keys(state, 0)
     rejected(state, 0, {"kind": "build", "card": "iron-bridge"}, "needs Wrought Iron Forge in play")
     state = at_turn(hands={0: ["iron-bridge"]}, coins={0: 19}, in_play={0: ["wrought-iron-forge"]})
-    rejected(state, 0, {"kind": "build", "card": "iron-bridge"}, "costs 20; you have 19")
+    rejected(state, 0, {"kind": "build", "card": "iron-bridge"}, "costs 20 coins; you have 19 coins")
     state = at_turn(
         hands={0: ["iron-bridge"]}, coins={0: 20}, in_play={0: ["wrought-iron-forge", "land-lease"]}
     )
