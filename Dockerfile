@@ -26,9 +26,19 @@ RUN wheel="$(ls /tmp/dist/ironhost-*.whl)" \
     && mkdir /data \
     && chown ironhost:ironhost /data
 
-# The SQLite file (and its -wal/-shm companions) lives on the volume, so games outlive the container.
-ENV DATABASE_URL=sqlite:////data/ironhost.db
+# The SQLite file (and its -wal/-shm companions) lives on the volume, so games outlive the container;
+# scheduled backups go beside it (BACKUP_DIR), the newest 7 kept.
+ENV DATABASE_URL=sqlite:////data/ironhost.db \
+    BACKUP_DIR=/data/backups \
+    HEALTH_PORT=8080
 VOLUME ["/data"]
 WORKDIR /data
 USER ironhost
+EXPOSE 8080
+# /healthz answers 503 with the reason when the gateway is down, the database does not answer or the
+# outbox is stuck (bot/interface/health.py). `docker stop` sends SIGTERM: the bot drains and exits 0
+# within STOP_TIMEOUT (10 s), inside docker's default grace period.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=4)"]
+STOPSIGNAL SIGTERM
 CMD ["ironhost"]

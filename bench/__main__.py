@@ -27,6 +27,7 @@ from pathlib import Path
 from bench import (
     baseline,
     memory,
+    operations,
     platform_speed,
     policies,
     posts,
@@ -39,7 +40,7 @@ from bench import (
 from bench.machine import describe
 
 SECTIONS = ("rules", "render", "sqlite", "latency", "memory", "scale", "strategies")
-OPTIONAL = ("policies", "posts", "search")
+OPTIONAL = ("policies", "posts", "search", "operations")
 
 
 def main() -> None:
@@ -58,6 +59,15 @@ def main() -> None:
         nargs="+",
         choices=("paced-drawn", "paced-stubbed", "capacity-stubbed", "capacity-drawn"),
         help="latency: only these loads (default: all four)",
+    )
+    parser.add_argument(
+        "--season-moves",
+        type=int,
+        default=100_000,
+        help="operations: moves of the simulated season (default 100000)",
+    )
+    parser.add_argument(
+        "--kills", type=int, default=10, help="operations: SIGKILLs of a bot process (default 10)"
     )
     parser.add_argument("--stored", type=int, default=10_000, help="stored games (default 10000)")
     parser.add_argument("--active", type=int, default=1_000, help="of which active (default 1000)")
@@ -226,6 +236,10 @@ def main() -> None:
             faults=args.posts_faults,
             fault_moves=args.posts_fault_moves,
             games=args.game,
+        )
+    if "operations" in sections:
+        operations.run(
+            moves=args.season_moves, games=args.stored, kills=args.kills, channels=args.stop_channels
         )
 
 

@@ -535,6 +535,54 @@ class Game(ABC, Generic[StateT]):
         events = self._apply(working, seat, parsed)
         return Applied(state=working, events=events)
 
+    # ---- logs written by earlier versions of the rules --------------------------------------------
+    def implied(self, state: StateT, seat: Seat | None, action: Any) -> list[tuple[Seat, Any]]:
+        """Moves an earlier version of these rules made by itself where this version asks a seat, due
+        before the logged `action` of `seat` (`seat` None: the log ends at `state`). A log written then
+        has no entry for them, so a replay makes them first (`apply_logged`). Only a logged move the
+        rules could never have accepted at `state` may imply them: a live move never does. Empty unless
+        a game changed a rule that way (Iron & Brass, issue 41)."""
+        return []
+
+    def apply_logged(self, state: StateT, seat: Seat, action: Any) -> Applied:
+        """`apply` for a move read back from a game's log (undo, replays, `/game export` files, the
+        migration's audit): the `implied` moves first, their events before the move's own."""
+        events: list[Event] = []
+        for implied_seat, implied_action in self.implied(state, seat, action):
+            applied = self.apply(state, implied_seat, implied_action)
+            state, events = applied.state, [*events, *applied.events]
+        applied = self.apply(state, seat, action)
+        return Applied(state=applied.state, events=[*events, *applied.events]) if events else applied
+
+    def earlier_dumps(self, state: StateT) -> list[str]:
+        """`state` as earlier versions of these rules serialised it, where its shape changed since (a
+        saved file holds the hash of the text its version wrote); empty for a position they could not
+        reach. Empty by default."""
+        return []
+
+    def log_end(self, state: StateT) -> Applied | None:
+        """`state` with the moves `implied` where a log ends made, and their events; None when there are
+        none. A log written by an earlier version ends there; one written today may stop at the question
+        (`saved_forms` offers both)."""
+        implied = self.implied(state, None, None)
+        if not implied:
+            return None
+        events: list[Event] = []
+        for implied_seat, implied_action in implied:
+            applied = self.apply(state, implied_seat, implied_action)
+            state, events = applied.state, [*events, *applied.events]
+        return Applied(state=state, events=events)
+
+    def saved_forms(self, state: StateT) -> list[tuple[StateT, str]]:
+        """Each (position, text) a saved copy of the position a log replays to may hold (a snapshot, a
+        saved file's hash): today's dump of `state`, then its `earlier_dumps`; the same for its `log_end`
+        when it has one."""
+        ended = self.log_end(state)
+        finals = [state] if ended is None else [state, ended.state]
+        return [
+            (final, text) for final in finals for text in (self.dump_state(final), *self.earlier_dumps(final))
+        ]
+
     def view(self, state: StateT, seat: Seat | None) -> View:
         return self._view(state, seat)
 

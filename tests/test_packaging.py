@@ -227,3 +227,17 @@ def test_console_expect_fails_without_expectations_or_pictures(tmp_path, expect)
     assert expect.problems(SCRIPT, "has started\n✅ You bid 0.") == ["no picture was drawn"]
     missing = "has started\n✅ You bid 0.\n🖼  /nowhere/board.png — gone"
     assert expect.problems(SCRIPT, missing) == ["picture missing or empty: /nowhere/board.png"]
+
+
+def test_the_image_and_compose_check_the_bots_health_on_its_health_port():
+    """Docker restarts an unhealthy container only if it knows how to ask: both ask /healthz on the
+    port the image sets (bot/interface/health.py)."""
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    port = re.search(r"HEALTH_PORT=(\d+)", dockerfile)
+    assert port
+    assert re.search(r"(?m)^HEALTHCHECK .*\n?.*/healthz", dockerfile)
+    assert f"127.0.0.1:{port.group(1)}/healthz" in dockerfile
+    compose = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    worker = compose.split("x-worker: &worker", 1)[1].split("\nservices:", 1)[0]
+    assert "healthcheck:" in worker and f"127.0.0.1:{port.group(1)}/healthz" in worker
+    assert compose.count(f'HEALTH_PORT: "{port.group(1)}"') == compose.count("<<: *worker")

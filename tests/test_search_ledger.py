@@ -83,7 +83,7 @@ def test_the_reference_heuristic_evaluates_as_the_issue_found_it():
     reference evaluates with the old weights at every table size; where the computer player has become
     another policy object (Iron & Brass: `POLICY` plays the MILITARY plan at the top strength), the
     reference is the one kept as `REFERENCE_POLICY`, the greedy heuristic on the game's `evaluate` and
-    `prior`."""
+    `prior` with the advantage-token prices of before issue 41 (`REFERENCE`)."""
     from rules.city_of_iron import policy as city
     from rules.policy import policy_for
     from tests.support.playouts import positions
@@ -98,5 +98,10 @@ def test_the_reference_heuristic_evaluates_as_the_issue_found_it():
     from rules.iron_and_brass import policy as iron
 
     assert search.reference_policy("iron-and-brass") is iron.REFERENCE_POLICY
-    assert GreedyPolicy(evaluate=iron.evaluate, prior=iron.prior) == iron.REFERENCE_POLICY
+    assert (iron.REFERENCE_POLICY.evaluate.func, iron.REFERENCE_POLICY.prior.func) == (
+        iron.evaluate,
+        iron.prior,
+    )
+    assert iron.REFERENCE_POLICY.prior.keywords == iron.REFERENCE == {"priced_tokens": False}
+    assert GreedyPolicy(evaluate=iron.evaluate, prior=iron.prior) == iron.GREEDY
     assert policy_for("iron-and-brass") is not iron.REFERENCE_POLICY

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules import words
-from rules.core import Event, Game, RuleError
+from rules.core import Event, Game, Rejection, RuleError
 
 FORMAT = "ironhost-game"
 VERSION = 1
@@ -66,7 +66,11 @@ class Archive(_Strict):
 
 def position_hash(rules: Game, state: Any) -> str:
     """A fingerprint of a position: the rules' own serialisation, hashed."""
-    return "sha256:" + hashlib.sha256(rules.dump_state(state).encode("utf-8")).hexdigest()
+    return _hashed(rules.dump_state(state))
+
+
+def _hashed(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def export(
@@ -140,21 +144,39 @@ def replayed(
     """Every state of the saved game and each move's events, checked against the file's hash.
 
     The hash is checked with the file's own seat names; `names` (the people now taking the seats) then
-    replace them, replaying again, since names appear only in the game's words, never in its play."""
+    replace them, replaying again, since names appear only in the game's words, never in its play.
+
+    A file saved by an earlier version of the rules holds the hash of the position as that version
+    wrote it, and its log may end where that version made a move by itself that today's asks for
+    (`Game.saved_forms`): the position it matches is the one the game goes on from."""
+    seats = [seat.name for seat in archive.seats]
     try:
-        states, events = _states(rules, [seat.name for seat in archive.seats], archive.options, archive)
+        states, events = _states(rules, seats, archive.options, archive)
     except RuleError as error:
         raise ArchiveError(f"That saved game does not replay here: {error}") from None
     except (ValueError, TypeError, KeyError) as error:
         raise ArchiveError(f"That saved game does not replay here ({type(error).__name__}).") from None
-    if position_hash(rules, states[-1]) != archive.position:
-        raise ArchiveError(
-            "That saved game replays to a different position than it was saved at: the file was changed, "
-            "or the game's rules have changed since."
-        )
-    if names is not None and list(names) != [seat.name for seat in archive.seats]:
+    settled = _saved_settled(rules, states[-1], archive.position)
+    if names is not None and list(names) != seats:
         states, events = _states(rules, list(names), archive.options, archive)
+    if settled:
+        ended = rules.log_end(states[-1])
+        assert ended is not None  # it matched: the names change no move
+        states[-1] = ended.state
+        events[-1] = [*events[-1], *ended.events]
     return states, events
+
+
+def _saved_settled(rules: Game, state: Any, position: str) -> bool:
+    """Whether the file was saved at `state` settled as an earlier version ended its log (`Game.log_end`)
+    rather than at `state` itself; ArchiveError when it was saved at neither."""
+    for final, text in rules.saved_forms(state):
+        if _hashed(text) == position:
+            return final is not state
+    raise ArchiveError(
+        "That saved game replays to a different position than it was saved at: the file was changed, "
+        "or the game's rules have changed since."
+    )
 
 
 def _states(
@@ -165,11 +187,11 @@ def _states(
     for number, move in enumerate(archive.moves, start=1):
         if move.seat >= len(names):
             raise RuleError(f"move {number} is by seat {move.seat + 1}, which the game does not have")
-        if move.seat not in rules.to_act(states[-1]):
-            raise RuleError(f"move {number} is by seat {move.seat + 1}, whose turn it was not")
         try:
-            applied = rules.apply(states[-1], move.seat, move.action)
+            applied = rules.apply_logged(states[-1], move.seat, move.action)
         except RuleError as error:
+            if error.reason in (Rejection.NOT_YOUR_TURN, Rejection.GAME_OVER):
+                raise RuleError(f"move {number} is by seat {move.seat + 1}, whose turn it was not") from None
             raise RuleError(f"move {number} is refused ({error})") from None
         states.append(applied.state)
         events.append(applied.events)

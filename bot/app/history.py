@@ -37,8 +37,9 @@ class HistoryReads(ServiceBase):
         self, game: GameRecord, *, upto: int | None = None, records: list[ActionRecord] | None = None
     ) -> tuple[list[Any], list[ActionRecord]]:
         """One pass over the log (or over `records`, the log already read): the effective states (every
-        logged move applied, undone ones then popped) and the effective moves between them, `states[i]`
-        being the state before `moves[i]`."""
+        logged move applied, with the moves earlier rules made by themselves: `Game.apply_logged`; undone
+        ones then popped) and the effective moves between them, `states[i]` being the state before
+        `moves[i]`."""
         rules = self.rules_for(game.kind)
         seats = await self.store.seats(game.id)
         states = [rules.setup([seat.name for seat in seats], game.options, game.seed)]
@@ -50,7 +51,7 @@ class HistoryReads(ServiceBase):
                 count = undone_count(record.action)
                 del states[-count:], moves[-count:]
             else:
-                states.append(rules.apply(states[-1], record.seat, record.action).state)
+                states.append(rules.apply_logged(states[-1], record.seat, record.action).state)
                 moves.append(record)
         return states, moves
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.app import announcer, numbering
+from bot.app.metrics import Metrics
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
 from bot.app.timing import TableSettings
@@ -41,6 +42,9 @@ class Move:
 
 class MoveActions(TableClock):
     """The service's part that applies and commits moves, and queues what they owe."""
+
+    metrics: Metrics | None = None
+    """Counts and times the moves for /metrics, when the composition root gives it."""
 
     async def play(
         self,
@@ -98,6 +102,7 @@ class MoveActions(TableClock):
         interaction_id: int | None = None,
         note: str | None = None,
     ) -> Move:
+        started = time.perf_counter()
         rules = self.rules_for(game.kind)
         before = await self.state(game)
         label: str | None = None
@@ -140,6 +145,9 @@ class MoveActions(TableClock):
             note=note,
         )
         move.label = label
+        if self.metrics is not None:
+            self.metrics.moves.labels(game.kind).inc()
+            self.metrics.move_seconds.labels(game.kind).observe(time.perf_counter() - started)
         return move
 
     async def _commit(

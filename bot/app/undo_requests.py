@@ -201,7 +201,7 @@ class TurnLog:
         for record in records:
             if record.action.get("kind") == UNDO:
                 return None
-            state = rules.apply(state, record.seat, record.action).state
+            state = rules.apply_logged(state, record.seat, record.action).state
             keys.append(rules.turn_key(state))
             versions.append(record.version)
         cut = max(0, len(versions) - TURN_WINDOW)

@@ -184,7 +184,7 @@ class ServerBase:
             if not self.world.users[channel.recipient_id].dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
             return
-        perms = self.world.permissions(channel.guild_id, self.bot_user_id)
+        perms = self.world.channel_permissions(channel.id, self.bot_user_id)
         needed = (
             P_SEND_MESSAGES_IN_THREADS if channel.type in (PUBLIC_THREAD, PRIVATE_THREAD) else P_SEND_MESSAGES
         )

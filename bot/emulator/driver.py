@@ -331,7 +331,7 @@ class UserSession:
                 member=member,
                 context=0,
                 authorizing_integration_owners={"0": str(gid)},
-                app_permissions=str(world.permissions(gid, server.bot_user_id)),
+                app_permissions=str(world.channel_permissions(channel.id, server.bot_user_id)),
             )
         return payload, rec
 

@@ -162,6 +162,8 @@ class Channel:
     position: int = 0
     recipient_id: int | None = None  # DM channels: the human on the other side
     parent_id: int | None = None  # threads
+    bot_denied: int = 0
+    """Permissions a channel overwrite takes from the bot here (`World.deny_bot`)."""
 
     def to_json(self, world: World | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {"id": str(self.id), "type": self.type, "name": self.name}
@@ -174,7 +176,11 @@ class Channel:
         data.update(
             position=self.position,
             guild_id=str(self.guild_id),
-            permission_overwrites=[],
+            permission_overwrites=[
+                {"id": str(world.app.bot_user_id), "type": 1, "allow": "0", "deny": str(self.bot_denied)}
+            ]
+            if world is not None and self.bot_denied
+            else [],
             nsfw=False,
             topic=None,
             rate_limit_per_user=0,
@@ -615,6 +621,22 @@ class World:
                 perms |= guild.roles[rid].permissions
         if perms & P_ADMINISTRATOR:
             return ALL_PERMISSIONS
+        return perms
+
+    def deny_bot(self, channel_id: int, permissions: int) -> None:
+        """A channel overwrite that takes `permissions` from the bot in this channel (as an admin who
+        set up a read-only or text-only channel would)."""
+        self.channels[channel_id].bot_denied |= permissions
+
+    def channel_permissions(self, channel_id: int, user_id: int) -> int:
+        """`permissions` in one channel: the bot's channel overwrite applied (administrators keep all)."""
+        channel = self.channels[channel_id]
+        if channel.guild_id is None:
+            return DEFAULT_EVERYONE_PERMISSIONS
+        perms = self.permissions(channel.guild_id, user_id)
+        if user_id == self.app.bot_user_id and perms != ALL_PERMISSIONS:
+            parent = self.channels.get(channel.parent_id) if channel.parent_id else None
+            perms &= ~(channel.bot_denied | (parent.bot_denied if parent else 0))
         return perms
 
     def member_json(self, guild_id: int, user_id: int, *, with_user: bool = True) -> dict[str, Any]:

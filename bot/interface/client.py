@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -11,13 +12,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.clock import Clock
+from bot.app.housekeeping import Housekeeping, Policy
+from bot.app.metrics import Metrics
 from bot.app.service import GameService
 from bot.config import Settings
 from bot.interface.calendar import Calendar
 from bot.interface.components import GameButton, GameSelect
 from bot.interface.delivery import Courier
+from bot.interface.health import Health
+from bot.interface.lifecycle import Lifecycle, refuse_if_stopping
 from bot.interface.scheduler import Scheduler
 from bot.interface.table import Table
+from bot.storage.database import SQLITE, parse_url
 from bot.storage.shards import Shards
 from bot.storage.store import Store
 from rules import words
@@ -34,6 +40,9 @@ EXTENSIONS = (
 
 class HostTree(app_commands.CommandTree):
     """One error handler for every slash command: a plain sentence, never a traceback."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not await refuse_if_stopping(interaction)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.NoPrivateMessage):
@@ -79,6 +88,10 @@ class HostBot(commands.Bot):
         self.owned_shards: Shards | None = settings.shards
         self.clock = clock or Clock()
         self.store: Store | None = None
+        self.lifecycle = Lifecycle()
+        self.metrics = Metrics()
+        self.health: Health | None = None
+        self._stop_deadline: float | None = None
         self.service: GameService
         self.table: Table
 
@@ -88,7 +101,9 @@ class HostBot(commands.Bot):
         words.engine()
         self.store = await Store.open(self.settings.database_url)
         self.service = GameService(self.store, clock=self.clock)
+        self.service.metrics = self.metrics
         self.table = Table(self, self.service)
+        self.table.painter.metrics = self.metrics
         self.table.workers.start()
         self.scheduler = Scheduler(self)
         self.calendar = Calendar(self)
@@ -102,6 +117,26 @@ class HostBot(commands.Bot):
         # Before the gateway connects (REST needs no connection): what a dead process left undelivered
         # goes out first, in order, before any new move adds to its games' queues.
         await self.courier.start()
+        self.housekeeping = Housekeeping(self.store, self._housekeeping_policy())
+        self.housekeeping.start()
+        if self.settings.health_port is not None:
+            self.health = Health(self, self.settings.health_host, self.settings.health_port)
+            await self.health.start()
+
+    def _housekeeping_policy(self) -> Policy:
+        """Scheduled backups are taken by one process only (the one running shard 0) and only of a
+        SQLite database; pruning is harmless to repeat, so every process prunes."""
+        settings = self.settings
+        backs_up = parse_url(settings.database_url).dialect == SQLITE and (
+            self.owned_shards is None or 0 in self.owned_shards.ids
+        )
+        return Policy(
+            retention_days=settings.outbox_retention_days,
+            backup_dir=settings.backup_dir if backs_up else None,
+            backup_every_hours=settings.backup_every_hours,
+            backup_keep=settings.backup_keep,
+            database_url=settings.database_url,
+        )
 
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync, as Discord rate-limits syncing.
@@ -128,11 +163,33 @@ class HostBot(commands.Bot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
         self.scheduler.start()  # on_ready fires again after reconnects; a running scheduler stays as it is
 
+    async def shutdown(self, timeout: float | None = None) -> None:  # noqa: ASYNC109
+        """The graceful stop (`bot.interface.lifecycle`): refuse new interactions, let those in flight
+        finish, deliver what is due, then close, all within `timeout` seconds (STOP_TIMEOUT)."""
+        budget = self.settings.stop_timeout if timeout is None else timeout
+        loop = asyncio.get_running_loop()
+        self._stop_deadline = loop.time() + budget
+        self.lifecycle.stopping = True
+        if not await self.lifecycle.settled(self._time_left(reserve=budget / 2)):
+            log.warning("stopping with %d interactions still being handled", self.lifecycle.in_flight)
+        await self.close()
+
+    def _time_left(self, reserve: float) -> float:
+        """Seconds until the stop's deadline minus `reserve` (kept for the steps after this one)."""
+        if self._stop_deadline is None:
+            return float("inf")
+        return max(0.0, self._stop_deadline - asyncio.get_running_loop().time() - reserve)
+
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
+            self.health = None
+        if hasattr(self, "housekeeping"):
+            await self.housekeeping.stop()
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         if hasattr(self, "table"):
-            await self.table.drain()
+            await self._drain_table()
         if hasattr(self, "courier"):
             await self.courier.stop()
         if hasattr(self, "table"):
@@ -141,6 +198,18 @@ class HostBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+
+    async def _drain_table(self) -> None:
+        """Finish the background work and deliver what is due; during a graceful stop only until its
+        deadline (less a second and a half to close the gateway and the store): what is left waits in
+        the outbox for the next start."""
+        if self._stop_deadline is None:
+            await self.table.drain()
+            return
+        try:
+            await asyncio.wait_for(self.table.drain(), self._time_left(reserve=1.5))
+        except TimeoutError:
+            log.warning("stop deadline reached: what is still undelivered stays in the outbox")
 
 
 class ShardedHostBot(HostBot, commands.AutoShardedBot):

@@ -27,6 +27,7 @@ import discord
 
 from bot.app.service import menu_digest
 from bot.app.text import clip
+from bot.interface.lifecycle import refuse_if_stopping
 from bot.interface.ports import TablePort
 from rules.core import Choice, OptionSpec
 
@@ -88,6 +89,9 @@ class GameButton(
             style=item.style,
         )
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not await refuse_if_stopping(interaction)
+
     async def callback(self, interaction: discord.Interaction) -> None:
         await _table(interaction).on_button(interaction, self.game_id, self.verb, self.menu, self.key)
 
@@ -111,6 +115,9 @@ class GameSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any
     ) -> GameSelect:
         return cls(int(match["game"]), match["verb"], match["arg"], match["extra"], item)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not await refuse_if_stopping(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)

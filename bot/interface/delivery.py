@@ -29,16 +29,24 @@ import logging
 import random
 import time
 from collections import OrderedDict
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
 import discord
 
+from bot.app.metrics import reason_label
 from bot.interface.components import GameButton, turn_buttons
 from bot.interface.ports import Host
+from bot.logs import about
 from bot.storage.store import Delivery, OutboxRow
 
 log = logging.getLogger(__name__)
+
+NONCE_WINDOW = 120.0
+"""Seconds a nonce is surely honoured (Discord: "the past few minutes"); a retry later than this looks
+for its post in the channel first (`Courier._posted_before`)."""
+HISTORY_LOOKBACK = 50
 
 RETRY_BASE = 1.0
 RETRY_CAP = 300.0
@@ -82,8 +90,10 @@ class Courier:
         retry_base: float = RETRY_BASE,
         retry_cap: float = RETRY_CAP,
         poll: float = 5.0,
+        nonce_window: float = NONCE_WINDOW,
     ) -> None:
         self.bot = bot
+        self.nonce_window = nonce_window
         self.retry_base = retry_base
         self.retry_cap = retry_cap
         self.poll = poll
@@ -176,7 +186,8 @@ class Courier:
     async def _deliver_game(self, queue: list[OutboxRow]) -> None:
         for index, row in enumerate(queue):
             try:
-                message_id = await self._send(row)
+                with about(game=row.game_id):
+                    message_id = await self._send(row)
             except Retry as retry:
                 delay = self._backoff(row.attempts, retry.after)
                 log.info(
@@ -189,12 +200,14 @@ class Courier:
                 )
                 await self.store.outbox_retry(row.id, time.time() + delay, retry.reason)
                 await self.store.release_outbox([later.id for later in queue[index + 1 :]])
+                self._count("retries", retry.reason)
                 return
             except GiveUp as failure:
                 log.warning(
                     "delivery %s (%s of game %s) ended: %s", row.id, row.kind, row.game_id, failure.reason
                 )
                 await self.store.outbox_done(row.id, status="failed", reason=failure.reason)
+                self._count("give_ups", failure.reason)
                 continue
             except Exception as error:  # a bug here must not stop the game's queue for ever
                 log.exception("delivery %s (%s of game %s) failed", row.id, row.kind, row.game_id)
@@ -204,6 +217,12 @@ class Courier:
                 await self.store.release_outbox([later.id for later in queue[index + 1 :]])
                 return
             await self.store.outbox_done(row.id, message_id=message_id)
+            self._count("deliveries", row.kind)
+
+    def _count(self, counter: str, label: str) -> None:
+        metrics = getattr(self.bot, "metrics", None)
+        if metrics is not None:
+            getattr(metrics, counter).labels(label if counter == "deliveries" else reason_label(label)).inc()
 
     def _backoff(self, attempts: int, at_least: float) -> float:
         """Exponential, capped, with full jitter on its upper half so retries of many games spread."""
@@ -238,6 +257,10 @@ class Courier:
     async def _post(self, row: OutboxRow) -> int:
         payload = row.payload
         channel = self.bot.get_partial_messageable(row.target)
+        earlier = await self._posted_before(row, channel)
+        if earlier is not None:
+            await self.store.remember_message(row.game_id, "turn", row.target, earlier.id, row.version)
+            return earlier.id
         file = await self._picture(row, payload)
         buttons = turn_buttons(row.game_id, finished=payload.get("buttons") == "finished")
         try:
@@ -357,6 +380,9 @@ class Courier:
                     style=discord.ButtonStyle.success,
                 )
             )
+        earlier = await self._posted_before(row, self.bot.get_partial_messageable(row.target))
+        if earlier is not None:
+            return earlier.id
         try:
             message = await self.bot.get_partial_messageable(row.target).send(
                 payload["content"],
@@ -382,6 +408,33 @@ class Courier:
         return message.id
 
     # ---- helpers -------------------------------------------------------------------------------
+    async def _posted_before(self, row: OutboxRow, channel: Any) -> discord.Message | None:
+        """A post of this row that got through although its answer was lost, found in the channel.
+
+        A retry within Discord's nonce window gets the earlier message back for its nonce; after a
+        longer outage the nonce protects nothing any more, so before posting again the courier reads
+        the channel's recent messages for its own post with the same text, made since the row was
+        written. Only for rows already tried: a first try cannot have posted anything."""
+        if row.attempts == 0 or not row.created_at:
+            return None
+        written = datetime.fromisoformat(row.created_at)
+        if written.tzinfo is None:
+            written = written.replace(tzinfo=UTC)
+        if (datetime.now(UTC) - written).total_seconds() < self.nonce_window:
+            return None
+        me = self.bot.user.id if self.bot.user else None
+        async for message in channel.history(limit=HISTORY_LOOKBACK, after=written - timedelta(seconds=5)):
+            if message.author.id == me and message.content == row.payload.get("content"):
+                log.info(
+                    "delivery %s (%s of game %s) was already posted as %s",
+                    row.id,
+                    row.kind,
+                    row.game_id,
+                    message.id,
+                )
+                return message
+        return None
+
     async def _picture(self, row: OutboxRow, payload: dict[str, Any]) -> discord.File | None:
         """The payload's view drawn, with its marks. A direct message carries a view only when the
         seat's view shows more than the board (the announcer decides), and a hand picture draws only

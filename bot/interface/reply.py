@@ -22,6 +22,8 @@ import discord
 
 from bot.app.refusals import UserError
 from bot.app.text import MAX_CONTENT, clip
+from bot.interface.lifecycle import lifecycle_of
+from bot.logs import about
 from rules.core import RuleError
 
 log = logging.getLogger(__name__)
@@ -43,8 +45,23 @@ class Reply:
         self._lock = asyncio.Lock()
         delay = DEFER_AFTER if defer_after is None else defer_after
         self._timer = asyncio.get_running_loop().create_task(self._defer_later(delay))
+        # Counted while it is handled, so a graceful stop waits for it (`bot.interface.lifecycle`).
+        self._lifecycle = lifecycle_of(interaction.client)
 
     async def __aenter__(self) -> Reply:
+        if self._lifecycle is not None:
+            self._lifecycle.enter()
+        metrics = getattr(self.interaction.client, "metrics", None)
+        if metrics is not None:
+            metrics.interactions.inc()
+        # Log lines written while this interaction is handled carry its ids (LOG_FORMAT=json).
+        self._about = about(
+            interaction=self.interaction.id,
+            channel=self.interaction.channel_id,
+            guild=self.interaction.guild_id,
+            shard=getattr(self.interaction.guild, "shard_id", None),
+        )
+        self._about.__enter__()
         return self
 
     async def __aexit__(
@@ -63,6 +80,9 @@ class Reply:
             return False  # no error, or a cancellation: nothing to answer
         finally:
             self.close()
+            if self._lifecycle is not None:
+                self._lifecycle.leave()
+            self._about.__exit__(None, None, None)
 
     async def _defer_later(self, delay: float) -> None:
         await asyncio.sleep(delay)

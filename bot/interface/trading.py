@@ -21,6 +21,7 @@ from bot.app.refusals import UserError
 from bot.app.text import clip
 from bot.app.trade import BundleError, describe, parse_bundle
 from bot.interface.components import GameButton
+from bot.interface.lifecycle import refuse_if_stopping
 from bot.interface.ports import TablePort
 from bot.interface.reply import Reply
 from rules.core import TradeForm
@@ -56,6 +57,9 @@ class TradeModal(discord.ui.Modal):
                 placeholder="e.g. 1 VP, 2 stone — or leave empty for a gift",
             )
         )
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return not await refuse_if_stopping(interaction)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Answered by `TradeDesk.submit` through `on_interaction`, which works across restarts."""

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.forkserver
+import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
+
+from bot.interface.orphans import PARENT_ENV, die_with_parent
 
 T = TypeVar("T")
 
@@ -25,6 +30,8 @@ def warm() -> None:
     preloaded it (`bot.interface.preload`), as it does unless that import failed."""
     from rules import words
 
+    preload = sys.modules.get("bot.interface.preload")
+    die_with_parent(getattr(preload, "SERVER_PID", None))
     words.engine()
 
 
@@ -39,6 +46,7 @@ class WorkerPool:
     def __init__(self, processes: int = 1) -> None:
         self._processes = processes
         self._executor: Executor | None = None
+        self._started = threading.Event()
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -47,6 +55,11 @@ class WorkerPool:
                 context = multiprocessing.get_context("forkserver")
                 # The fork server imports this once, so each worker forks from a warm process.
                 context.set_forkserver_preload(["bot.interface.preload"])
+                # Started here, from the thread that called (the event loop's, which lives as long as the
+                # process), so that the fork server's request to die with its parent watches the bot
+                # itself, not a short-lived thread (`bot.interface.orphans`).
+                os.environ[PARENT_ENV] = str(os.getpid())
+                multiprocessing.forkserver.ensure_running()
                 self._executor = ProcessPoolExecutor(
                     max_workers=self._processes, mp_context=context, initializer=warm
                 )
@@ -69,11 +82,20 @@ class WorkerPool:
                     pool.submit(_ready)
             except RuntimeError:  # closed before it started: nothing to warm
                 pass
+            finally:
+                self._started.set()
 
         threading.Thread(target=spawn, name="worker-start", daemon=True).start()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), function, *args)
+        pool = self._pool()
+        if self._processes > 0 and not self._started.is_set():
+            # While the workers are still being forked, a submit waits for them (the fork server's
+            # preload takes seconds): from the event loop it would leave every interaction unanswered
+            # past Discord's 3 s, so the first tasks after a start are handed over from a thread.
+            future = await asyncio.to_thread(pool.submit, function, *args)
+            return await asyncio.wrap_future(future)
+        return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -18,7 +18,9 @@ class CopyQueries:
     async def tables(self) -> dict[str, list[str]]:
         """The tables a copy carries, with their columns: all but the migrations' own bookkeeping."""
         return {
-            name: columns for name, columns in (await self._db.columns()).items() if name != "schema_version"
+            name: columns
+            for name, columns in (await self._db.columns()).items()
+            if name not in ("schema_version", "schema_checksums")
         }
 
     async def game_ids(self) -> list[int]:

@@ -120,6 +120,38 @@ class OutboxQueries:
         )
         return (row[0], row[1]) if row else None
 
+    async def outbox_backlog(self, now: float) -> tuple[int, float]:
+        """(rows waiting to be delivered, seconds the oldest due one has waited): for /healthz and
+        /metrics."""
+        row = await self._db.fetchone(
+            "SELECT COUNT(*), MIN(CASE WHEN due_at <= ? THEN due_at END) FROM outbox WHERE status = 'pending'",
+            (float(now),),
+        )
+        if row is None:
+            return 0, 0.0
+        return int(row[0]), (max(0.0, now - float(row[1])) if row[1] is not None else 0.0)
+
+    async def prune(self, delivered_before: float) -> dict[str, int]:
+        """Delete what no one reads again, so the database grows only by the moves themselves: outbox
+        rows delivered (or given up, or superseded) before `delivered_before`, and the votes and timers
+        of games that are over. Kept: every row of a game that still has one pending (a pending edit
+        looks back for the post it edits), and each game's latest turn post and edit (the live post
+        the next move edits, and what it shows). Returns the rows deleted per table."""
+        done = (
+            "status != 'pending' AND COALESCE(sent_at, 0) < ?"
+            " AND game_id NOT IN (SELECT game_id FROM outbox WHERE status = 'pending')"
+            " AND id NOT IN (SELECT MAX(id) FROM outbox WHERE kind IN ('post', 'edit', 'repaint')"
+            " AND message_id IS NOT NULL GROUP BY game_id)"
+            " AND id NOT IN (SELECT MAX(id) FROM outbox WHERE kind IN ('post', 'edit') GROUP BY game_id)"
+        )
+        over = "game_id IN (SELECT id FROM games WHERE status IN ('finished', 'abandoned'))"
+        async with self._db.transaction() as tx:
+            return {
+                "outbox": await tx.execute("DELETE FROM outbox WHERE " + done, (float(delivered_before),)),
+                "votes": await tx.execute("DELETE FROM votes WHERE " + over),
+                "timers": await tx.execute("DELETE FROM timers WHERE " + over),
+            }
+
     async def outbox(self, game_id: int) -> list[OutboxRow]:
         rows = await self._db.fetchall("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [_outbox_row(row) for row in rows]

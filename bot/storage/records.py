@@ -107,6 +107,8 @@ class OutboxRow(Delivery):
     claimed_at: float | None
     message_id: int | None
     reason: str | None
+    created_at: str = ""
+    """When the row was written (ISO, UTC): how long a lost answer may have been waiting."""
 
 
 class MoveConflict(Exception):

@@ -9,13 +9,17 @@ any game, which is how a snapshot is checked and how a game survives a bug in a 
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
+import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from bot.storage import backup
 from bot.storage.copying import CopyQueries
-from bot.storage.database import Database, IntegrityError, Row, connect, migrations, split_sql
+from bot.storage.database import SQLITE, Database, IntegrityError, Row, connect, migrations, split_sql
 from bot.storage.outbox import OutboxQueries, enqueue_in
 from bot.storage.records import (
     OPEN_STATUSES,
@@ -51,6 +55,12 @@ __all__ = [
     "utc_now",
 ]
 
+log = logging.getLogger(__name__)
+
+
+class SchemaMismatch(Exception):
+    """The database was migrated with a migration file that has changed since: the start is refused."""
+
 
 class Store(TimerQueries, OutboxQueries, CopyQueries):
     """The one store interface, on SQLite or PostgreSQL; open with `await Store.open(url_or_path)`."""
@@ -64,6 +74,7 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
         """`sqlite:///file.db`, `postgresql://…` (DATABASE_URL) or a SQLite file path; migrates on open."""
         store = cls(await connect(url), now)
         try:
+            await store._back_up_before_migrating(url)
             await store.migrate()
         except BaseException:
             await store.close()
@@ -85,27 +96,66 @@ class Store(TimerQueries, OutboxQueries, CopyQueries):
     @staticmethod
     async def _schema_version(tx: Any) -> int:
         await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        await tx.execute(
+            "CREATE TABLE IF NOT EXISTS schema_checksums (version INTEGER PRIMARY KEY, sha256 TEXT NOT NULL)"
+        )
         row = await tx.fetchone("SELECT MAX(version) FROM schema_version")
         return int(row[0] or 0)
+
+    async def _back_up_before_migrating(self, url: str | Path) -> None:
+        """A SQLite database about to be upgraded is copied first (`bot.storage.backup`)."""
+        if self._db.dialect != SQLITE:
+            return
+        latest = max((number for number, _ in migrations(self._db.dialect)), default=0)
+        current = await self.schema_version()
+        if 0 < current < latest:
+            summary = await asyncio.to_thread(backup.before_migration, url, current, latest)
+            if summary is not None:
+                log.warning(
+                    "backed up before upgrading the schema %d -> %d: %s", current, latest, summary.describe()
+                )
 
     async def migrate(self) -> int:
         """Apply every numbered migration newer than the database's version, each in its own transaction.
 
         Several processes may start at once: each migration re-reads the version under the schema
         lock, so every migration runs exactly once.
-        """
+
+        Each applied migration's checksum is kept: a migration file changed after it was applied means
+        this database's schema is not what the code expects (an edited release, a downgrade), and the
+        start is refused (`SchemaMismatch`) rather than run on a schema it does not know. A database
+        from before checksums were kept has them recorded at its next start."""
         current = 0
         for number, sql in migrations(self._db.dialect):
+            digest = hashlib.sha256(sql.encode()).hexdigest()
             async with self._db.transaction() as tx:
                 await tx.lock_schema()
                 current = await self._schema_version(tx)
                 if number <= current:
+                    await self._check_checksum(tx, number, digest)
                     continue
                 for statement in split_sql(sql):
                     await tx.execute(statement)
                 await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                await tx.execute(
+                    "INSERT INTO schema_checksums (version, sha256) VALUES (?, ?)"
+                    " ON CONFLICT (version) DO UPDATE SET sha256 = excluded.sha256",
+                    (number, digest),
+                )
                 current = number
         return current
+
+    @staticmethod
+    async def _check_checksum(tx: Any, number: int, digest: str) -> None:
+        row = await tx.fetchone("SELECT sha256 FROM schema_checksums WHERE version = ?", (number,))
+        if row is None:
+            await tx.execute("INSERT INTO schema_checksums (version, sha256) VALUES (?, ?)", (number, digest))
+        elif row[0] != digest:
+            raise SchemaMismatch(
+                f"migration {number:04d} was changed after this database applied it, so its schema is not"
+                " the one this version of the bot expects; start the version that created it, or restore"
+                " a backup (ironhost restore)."
+            )
 
     # ---- games --------------------------------------------------------------------------
     async def create_game(

@@ -41,8 +41,8 @@ KEY = (
     "II Iron Infantry, MA Motorized Artillery, HA Heavy Artillery, ST Steam Tank, CT Crusher Tank, "
     "HQ Headquarters, FT Fortress, BK Barracks, AW Armored Wall, TR Turret, FD Foundry, AR Arsenal, "
     "SW Steam Works. Dashed: ready next turn; yellow ring and corner: disabled (-2 attack and defence); "
-    "black frame: last battle; magenta frame: changed; tinted rows: base rows. Spot, Surge, Road, Heal: "
-    "advantage tokens left; P1: Player 1, who moves first."
+    "black frame: last battle; magenta frame: changed; tinted rows: base rows. Advantage tokens left: "
+    "each plays once for any of Spotter, Surge, Open Road or Heal; P1: Player 1, who moves first."
 )
 """Short enough to join the alt text (the bot drops a key that would take it past 1,000 characters);
 the `key` section has the long form with the stat tokens."""
@@ -124,13 +124,15 @@ def key_section(view: View, target: str | None = None) -> bytes:
     _legend(sheet)
     subheading(sheet, "Pieces: cost | needs | attack / range move defence")
     _pieces_table(sheet, list(game.items))
+    each = game.seats[0].advantage_tokens + sum(game.seats[0].played.values())  # what a side began with
     paragraphs(
         sheet,
         [
             ("Cost: gold, C = + 1 crew. Needs: F Foundry, A Arsenal, S Steam Works, - nothing.", False, ""),
             (
-                "Tokens: Spot = Spotter (+1 range), Surge (+2 to a roll), Road = Open Road (+1 move), "
-                "Heal (repairs disabled infantry). P1 = Player 1, who moves first.",
+                f"Advantage tokens: {each} a side, each played once for any one of Spotter (+1 range), Surge "
+                "(+2 to a roll), Open Road (+1 move) or Heal (heals disabled infantry). P1 = Player 1, who "
+                "moves first.",
                 False,
                 "",
             ),

@@ -52,7 +52,6 @@ DISABLED: Color = (255, 205, 0)
 CRIMSON: Color = (190, 20, 60)
 """Brass, as the rules text names it; far enough from the magenta change frames and from blue."""
 SIDE_COLORS: tuple[Color, Color] = (Palette.seat(0), CRIMSON)
-TOKEN_SHORT = {"spotter": "Spot", "surge": "Surge", "open_road": "Road", "heal": "Heal"}
 TOKEN_NAMES = {"spotter": "Spotter", "surge": "Surge", "open_road": "Open Road", "heal": "Heal"}
 FACTORIES = {"F": "Foundry", "A": "Arsenal", "S": "Steam Works"}
 NAME_ROOM = 240
@@ -185,8 +184,20 @@ def _strip_segments(
     ]
     if view.finished:
         return money, [*army, (f"mined:{seat.seat}", f"mined {seat.mined} · spent {seat.spent}")]
-    tokens = " ".join(f"{TOKEN_SHORT.get(name, name)} {count}" for name, count in seat.tokens.items())
-    return money, [*army, (f"tokens:{seat.seat}", tokens)]
+    return money, [*army, (f"tokens:{seat.seat}", tokens_left(seat))]
+
+
+def tokens_left(seat: SeatView) -> str:
+    """'5 advantage tokens left': one count, as each token may be played for any advantage."""
+    return f"{words.count(seat.advantage_tokens, 'advantage token')} left"
+
+
+def tokens_played(seat: SeatView) -> str:
+    """What the side's advantage tokens were played for: 'Surge 2, Open Road 1', or 'none'."""
+    return (
+        ", ".join(f"{TOKEN_NAMES.get(name, name)} {count}" for name, count in seat.played.items() if count)
+        or "none"
+    )
 
 
 def _segments(

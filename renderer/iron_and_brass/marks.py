@@ -36,11 +36,15 @@ def changes(old: View, new: View) -> Changes:
                 lines.append(change(f"{who}: units", before.units, after.units))
             if before.structures != after.structures:
                 lines.append(change(f"{who}: structures", before.structures, after.structures))
-        for token in sorted(set(before.tokens) | set(after.tokens)):
-            was, now = before.tokens.get(token, 0), after.tokens.get(token, 0)
-            if was != now:
-                marks.add(f"tokens:{after.seat}")
-                lines.append(change(f"{who}: {TOKEN_NAMES.get(token, token)}", was, now))
+        if before.advantage_tokens != after.advantage_tokens:
+            marks.add(f"tokens:{after.seat}")
+            line = change(f"{who}: advantage tokens", before.advantage_tokens, after.advantage_tokens)
+            kinds = [
+                TOKEN_NAMES.get(kind, kind)
+                for kind, count in after.played.items()
+                if count > before.played.get(kind, 0)
+            ]
+            lines.append(line + (f" ({', '.join(kinds)})" if kinds else ""))
         if (before.mined, before.spent) != (after.mined, after.spent):
             marks.add(f"mined:{after.seat}")
     if old.gold_left != new.gold_left:

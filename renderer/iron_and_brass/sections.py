@@ -9,7 +9,6 @@ from renderer.iron_and_brass.key import key_section
 from renderer.iron_and_brass.layout import (
     BODY,
     INNER,
-    TOKEN_NAMES,
     WIDTH,
     battle_line,
     cell_for,
@@ -22,6 +21,8 @@ from renderer.iron_and_brass.layout import (
     section,
     side_color,
     subheading,
+    tokens_left,
+    tokens_played,
     wrapped_height,
 )
 from renderer.phone import MAX_HEIGHT, MIN_TEXT
@@ -137,11 +138,10 @@ def players_section(view: View, target: str | None = None) -> bytes:
         color = side_color(seat.seat)
         title, _ = fit_name(seat.name, INNER, 24, suffix=seat_tags(game, seat), bold=True, minimum=MIN_TEXT)
         subheading(sheet, title, color)
-        tokens = ", ".join(f"{TOKEN_NAMES.get(name, name)} {count}" for name, count in seat.tokens.items())
         lines = [
             f"{seat.gold} gold · {seat.crew} crew · mined {seat.mined} · spent {seat.spent}",
             f"{words.count(seat.units, 'unit')} · {words.count(seat.structures, 'structure')}",
-            f"Tokens: {tokens}",
+            f"{tokens_left(seat)} (played: {tokens_played(seat)})",
             *_army(game, seat.seat),
         ]
         paragraphs(sheet, [(line, index == 0, "") for index, line in enumerate(lines)])

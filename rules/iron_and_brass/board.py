@@ -212,7 +212,8 @@ def reach_split(
     obstacles: Obstacles, cards: Catalogue, piece: Piece, movement: int, extra: int
 ) -> tuple[list[str], list[str]]:
     """The names of the squares of `reach` with `movement` steps, and of those `extra` more steps add,
-    each in map order: a unit's plain moves and its moves with the Open Road token (+1 movement)."""
+    each in map order: a unit's plain moves and its moves with an advantage token played for Open Road
+    (+1 movement)."""
     found = wider = 0
     for step, ring in enumerate(rings(obstacles, cards, piece, movement + extra), start=1):
         if step <= movement:

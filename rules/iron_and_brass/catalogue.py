@@ -1,10 +1,11 @@
 """Iron & Brass's `/card` catalogue: every unit and structure of `data/iron_and_brass/pieces.json`, and
-the four kinds of advantage token, as `CatalogueEntry` items."""
+the four advantages any advantage token may be played for, as `CatalogueEntry` items."""
 
 from __future__ import annotations
 
 from functools import cache
 
+from rules import words
 from rules.core import CatalogueEntry
 from rules.help import unique_names
 from rules.iron_and_brass.data import FACTORY, TOKEN_NAMES, TOKENS, Catalogue, PieceSpec, catalogue
@@ -59,18 +60,22 @@ def _piece(pieces: Catalogue, piece: PieceSpec) -> CatalogueEntry:
 
 
 def _token(pieces: Catalogue, token: str) -> CatalogueEntry:
-    tokens = pieces.setup.advantage_tokens
-    count = tokens.counts()[token]
+    """One advantage listed on the tokens: 'Each of these tokens may be used once per game combined with
+    a normal action ... for any 1 of the actions listed on the token', so any token plays it."""
+    count = words.count(pieces.setup.advantage_tokens, "advantage token")
     return CatalogueEntry(
         name=TOKEN_NAMES[token],
         kind="Advantage token",
-        summary=TOKEN_TEXT[token] + " Once per game, with a normal action.",
+        summary=TOKEN_TEXT[token]
+        + " Any advantage token can be played for it, once per game, with a normal action.",
         details=[
             ("Effect", TOKEN_TEXT[token]),
-            ("Use", "once per game, together with one normal action; one token per action"),
-            ("Per player", f"{count} (of the 8 advantage tokens)"),
+            (
+                "Use",
+                "play any one of your advantage tokens for it, together with one normal action; one token per action",
+            ),
+            ("Per player", f"{count}, each playable once for any of Spotter, Surge, Open Road or Heal"),
         ],
-        designed=tokens.designed,
     )
 
 

@@ -28,6 +28,8 @@ PIECES_FILE = "pieces.json"
 Category = Literal["infantry", "artillery", "vehicle", "structure"]
 Token = Literal["spotter", "surge", "open_road", "heal"]
 TOKENS: tuple[Token, ...] = ("spotter", "surge", "open_road", "heal")
+"""The four advantages listed on every advantage token: 'Each of these tokens may be used once per game
+... for any 1 of the actions listed on the token'."""
 TOKEN_NAMES: dict[str, str] = {
     "spotter": "Spotter",
     "surge": "Surge",
@@ -45,29 +47,14 @@ TOKEN_PATTERN = re.compile(
 )
 
 
-class AdvantageTokens(Model):
-    designed: bool = False
-    spotter: int = Field(ge=0, le=8)
-    surge: int = Field(ge=0, le=8)
-    open_road: int = Field(ge=0, le=8)
-    heal: int = Field(ge=0, le=8)
-
-    @model_validator(mode="after")
-    def _eight(self) -> AdvantageTokens:
-        if self.spotter + self.surge + self.open_road + self.heal != 8:
-            raise ValueError("the text gives each player 8 advantage tokens in all")
-        return self
-
-    def counts(self) -> dict[str, int]:
-        return {token: getattr(self, token) for token in TOKENS}
-
-
 class SetupSpec(Model):
     gold: int = Field(ge=0, le=100)
     crew: int = Field(ge=0, le=100)
     gold_mined: int = Field(ge=0, le=500)
     actions: int = Field(ge=1, le=10)
-    advantage_tokens: AdvantageTokens
+    advantage_tokens: int = Field(ge=0, le=16)
+    """Advantage tokens per player (the text: 8). Each may be played once for any of the four
+    advantages (`TOKENS`), so one count, not a mix of kinds."""
 
 
 class PieceSpec(Model):
@@ -206,7 +193,7 @@ def rules_catalogue() -> Catalogue:
     """The shipped pieces as read-only records (`rules.data.read_only`) for the rules' moves, menus and
     computer players, which read a piece's stats thousands of times a game: the same fields, values
     and properties (`military`) as `catalogue()`'s models, read several times faster. The setup
-    numbers stay the model (read once a game; `counts()` is a method). The catalogue entries, the
+    numbers stay the model (read once a game). The catalogue entries, the
     data checks and the renderer keep the models."""
     models = catalogue()
     return Catalogue(models.setup, [read_only(models.pieces[name]) for name in models.order])

@@ -1,8 +1,9 @@
 """Worlds for the information-set search (issue 21): what a seat of Iron & Brass cannot know.
 
 Iron & Brass is a game of open information: the map, every piece, each side's gold, crew and advantage
-tokens are on the table (the rules text has no hand, deck or secret; 'Each player roll 2 dice', 'roll a
-D3' for mining and combat). Two facts are still hidden from a seat:
+tokens (how many are left, and what each played one was for) are on the table (the rules text has no
+hand, deck or secret; 'Each player roll 2 dice', 'roll a D3' for mining and combat). Two facts are
+still hidden from a seat:
 
 - The dice to come. The state's Rng decides every future D3 (mining, attack and defence rolls), so
   every world gets a fresh one (`rules.search.reseeded`).

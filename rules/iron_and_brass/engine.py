@@ -12,6 +12,7 @@ choices, its effect) is a module of `moves/`; the end of the game is `scoring`, 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -25,6 +26,7 @@ from rules.iron_and_brass.data import Catalogue, PieceSpec, rules_catalogue
 from rules.iron_and_brass.moves import build, combat, economy, movement, repair
 from rules.iron_and_brass.moves.common import d3, place, spec
 from rules.iron_and_brass.state import (
+    OLD_MIX,
     Action,
     Aim,
     Attack,
@@ -41,6 +43,7 @@ from rules.iron_and_brass.state import (
     Pick,
     PlayerState,
     Repair,
+    per_kind_form,
     square_name,
 )
 from rules.iron_and_brass.view import IronAndBrassView
@@ -154,7 +157,7 @@ class IronAndBrass(Game[IronAndBrassState]):
                     name=name,
                     gold=setup.gold,
                     crew=setup.crew,
-                    tokens=setup.advantage_tokens.counts(),
+                    advantage_tokens=setup.advantage_tokens,
                 )
                 for name in players
             ],
@@ -266,7 +269,9 @@ class IronAndBrass(Game[IronAndBrassState]):
         events: list[Event] = []
         if state.step == "defend":
             if not isinstance(action, Defend):
-                raise RuleError("Decide first whether to play a Surge token against the attack.")
+                raise RuleError(
+                    "Decide first whether to play an advantage token for Surge against the attack."
+                )
             combat.defend(state, seat, action, events)
             self._after_action(state, events)
             return events
@@ -306,6 +311,26 @@ class IronAndBrass(Game[IronAndBrassState]):
         apply(state, seat, action, events)
         state.picking = None
         self._after_action(state, events)
+
+    # ---- logs and files written before issue 41 ---------------------------------------------------
+    def implied(self, state: State, seat: Seat | None, action: Any) -> list[tuple[Seat, Any]]:
+        """Before issue 41 the defender was asked about Surge only while holding one of the 2 Surge tokens
+        of the designed mix; now any advantage token may be played for Surge, so the question comes more
+        often. While these rules wait for an answer the old rule never asked (the defender has played
+        Surge twice), a logged move that is not the answer was written then: the old rule rolled the dice
+        at once, without Surge. Today the question admits no other move, so a live move never implies
+        one. The same holds where such a log ends (`seat` None)."""
+        if state.step != "defend" or state.players[1 - state.current].played["surge"] < OLD_MIX:
+            return []
+        kind = action.get("kind") if isinstance(action, dict) else getattr(action, "kind", None)
+        if seat is not None and kind == "defend":
+            return []
+        return [(1 - state.current, {"kind": "defend", "surge": False})]
+
+    def earlier_dumps(self, state: State) -> list[str]:
+        """The position as the rules wrote it before issue 41 (`per_kind_form`), for files saved then."""
+        form = per_kind_form(json.loads(self.dump_state(state)))
+        return [] if form is None else [json.dumps(form, ensure_ascii=False, separators=(",", ":"))]
 
     # ---- views and result ------------------------------------------------------------------------
     def _view(self, state: State, seat: Seat | None) -> IronAndBrassView:

@@ -1,8 +1,9 @@
 """How a computer player judges Iron & Brass, from its own view (see `rules/policy.py`).
 
 The computer player (`POLICY`, at the end) plays the MILITARY plan below at the top strength and the
-greedy heuristic described here below it (`TopStrength` says why); the benchmark's yardstick is the
-greedy heuristic at every strength (`REFERENCE_POLICY`).
+greedy heuristic described here below it (`GREEDY`; `TopStrength` says why); the benchmark's
+yardstick is the greedy heuristic at every strength with the token prices of before issue 41
+(`REFERENCE_POLICY`).
 
 The greedy heuristic is the generic greedy policy of `rules/policy.py`: each legal choice (a random 40 of them at
 strength 3 when there are more) is applied to a copy of the state and the seat's view afterwards
@@ -14,15 +15,24 @@ never looked ahead (that would read the state's RNG), they get a prior: the expe
 
 `evaluate`: material (the gold worth of each piece on the map and being built, a disabled piece at
 60%) minus the enemy's, plus gold and crews in hand (a bit less than pieces: the turn limit counts
-pieces on the map), plus threats: each military unit's attack weighed by how close it stands to the
-enemy Headquarters (more when it has the HQ in range), minus the same for the enemy's units near ours.
+pieces on the map) and the advantage tokens in hand (`token_cost`), plus threats: each military unit's
+attack weighed by how close it stands to the enemy Headquarters (more when it has the HQ in range),
+minus the same for the enemy's units near ours.
+
+Advantage tokens (issue 41): each of the 8 may be played for any advantage (Spotter, Surge, Open Road,
+Heal), so one spent on an Open Road is a Surge missing later. Every choice that plays one pays
+`token_cost`, which grows as they run out (1 with all 8 in hand, 2 with 4, 8 for the last): the first
+ones go wherever they pay, the last ones only where much is at stake (a Surge on the Headquarters is
+worth the game). The named plans below pay the same price.
 
 `prior` (no lookahead):
 - mine: the expected roll (2 gold);
 - attack / concentrated fire: P(destroyed) x target worth + P(disabled) x 40% of it, from the two
-  dice (1-3 each) of both sides; a target Headquarters or Fortress is worth the game;
-- Surge when defending: only for the Headquarters or a piece worth 7 gold or more;
-- moving a unit: the change of its threat (nothing else of the view changes);
+  dice (1-3 each) of both sides; a target Headquarters or Fortress is worth the game; with Surge or
+  Spotter, minus `token_cost`;
+- Surge when defending: the loss it spares (the same odds with +2 defence), minus `token_cost`;
+- moving a unit: the change of its threat (nothing else of the view changes), minus `token_cost`
+  with Open Road;
 - picking what to build: what the piece adds over the gold it costs (military attack, the first
   factory of each kind), then its square is chosen by lookahead; 'Back' is avoided.
 
@@ -57,7 +67,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from rules.core import Choice, Game, RuleError, Seat
@@ -74,6 +84,8 @@ spectator's view for every seat (`rules.search.evaluates_in_public`; checked by 
 GOLD = 0.8
 CREW = 0.6
 DISABLED = 0.6
+TOKEN = 1.0
+"""The price of playing an advantage token while all of them are in hand (`token_cost`)."""
 COMMANDS = {"headquarters", "fortress"}
 FACTORIES = {"foundry", "arsenal", "steam-works"}
 WIN = 1000.0
@@ -83,6 +95,22 @@ WIN = 1000.0
 def _worth(kind: str) -> int:
     spec = rules_catalogue()[kind]
     return spec.gold + spec.crew
+
+
+@cache
+def token_cost(left: int) -> float:
+    """The price of playing one advantage token with `left` in hand: `TOKEN` x 8 / left (8: the tokens
+    each side begins with), so 1 for the first, 2 with 4 left, 8 for the last. 'Each of these tokens may
+    be used once per game ... for any 1 of the actions listed on the token': each one played is one
+    fewer for every advantage, and the fewer are left, the more the next one is worth keeping."""
+    return TOKEN * rules_catalogue().setup.advantage_tokens / max(left, 1)
+
+
+@cache
+def tokens_worth(left: int) -> float:
+    """What `left` advantage tokens in hand add to `evaluate`: the prices of playing them one by one, so
+    a looked-ahead choice that plays one (Heal) loses exactly `token_cost(left)`."""
+    return sum(token_cost(held) for held in range(1, left + 1))
 
 
 @cache
@@ -135,7 +163,7 @@ def _threat(view: IronAndBrassView, seat: Seat) -> float:
     return value
 
 
-def _material(view: IronAndBrassView, seat: Seat) -> float:
+def _material(view: IronAndBrassView, seat: Seat, priced_tokens: bool = True) -> float:
     value = 0.0
     for piece in view.pieces:
         if piece.owner == seat:
@@ -145,16 +173,17 @@ def _material(view: IronAndBrassView, seat: Seat) -> float:
             value += _worth(build.kind) * 0.95
     entry = view.seats[seat]
     value += GOLD * entry.gold + CREW * min(entry.crew, 3) + 0.2 * max(0, entry.crew - 3)
-    return value
+    return value + (tokens_worth(entry.advantage_tokens) if priced_tokens else 0.0)
 
 
-def evaluate(view: IronAndBrassView, seat: Seat) -> float:
+def evaluate(view: IronAndBrassView, seat: Seat, *, priced_tokens: bool = True) -> float:
+    """`priced_tokens` False: without the tokens in hand, as before issue 41 (`REFERENCE_POLICY`)."""
     enemy = 1 - seat
     if view.winner is not None:
         return WIN if view.winner == seat else -WIN
     return (
-        _material(view, seat)
-        - _material(view, enemy)
+        _material(view, seat, priced_tokens)
+        - _material(view, enemy, priced_tokens)
         + 1.5 * _threat(view, seat)
         - 1.5 * _threat(view, enemy)
     )
@@ -166,8 +195,13 @@ def _at(view: IronAndBrassView, square: str) -> PieceView | None:
 
 def _hit_value(view: IronAndBrassView, target: PieceView, attack: int) -> float:
     defence = target.defence
-    if view.seats[target.owner].tokens.get("surge", 0) > 0 and target.category != "structure":
+    if view.seats[target.owner].advantage_tokens > 0 and target.category != "structure":
         defence += 1  # the defender may Surge (+2): count half of it
+    return _loss(target, attack, defence)
+
+
+def _loss(target: PieceView, attack: int, defence: int) -> float:
+    """The expected gold worth lost by `target` to `attack` against `defence` (a command: the game)."""
     destroyed, disabled = odds(attack, defence)
     worth = _worth(target.kind) * (DISABLED if target.disabled else 1.0)
     if target.kind in COMMANDS:
@@ -199,6 +233,19 @@ def _back_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> f
 
 
 def _defend_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    """Surge: the loss +2 defence spares against the declared attack."""
+    if view.combat is None or not action["surge"]:
+        return 0.0
+    target = _at(view, view.combat.target)
+    units = [_at(view, square) for square in view.combat.units]
+    if target is None or any(unit is None for unit in units):
+        return 0.0
+    attack = sum(unit.attack for unit in units if unit is not None) + (2 if view.combat.attacker_surge else 0)
+    return _loss(target, attack, target.defence) - _loss(target, attack, target.defence + 2)
+
+
+def _defend_prior_before_41(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
+    """The reference's Surge when defending (`REFERENCE_POLICY`): for a piece worth 7 gold or more."""
     if view.combat is None:
         return 0.0
     target = _at(view, view.combat.target)
@@ -210,9 +257,8 @@ def _attack_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) ->
     unit, target = _at(view, action["unit"]), _at(view, action["target"])
     if unit is None or target is None:
         return 0.0
-    token = action.get("token")
-    attack = unit.attack + (2 if token == "surge" else 0)
-    return _hit_value(view, target, attack) - (1.0 if token else 0.0)
+    attack = unit.attack + (2 if action.get("token") == "surge" else 0)
+    return _hit_value(view, target, attack)
 
 
 def _concentrate_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
@@ -221,7 +267,7 @@ def _concentrate_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any
     if target is None or any(unit is None for unit in units):
         return 0.0
     attack = sum(unit.attack for unit in units if unit is not None) + (2 if action.get("surge") else 0)
-    return _hit_value(view, target, attack) - (1.0 if action.get("surge") else 0.0) - 1.0
+    return _hit_value(view, target, attack) - 1.0
 
 
 def _aim_prior(view: IronAndBrassView, seat: Seat, action: dict[str, Any]) -> float:
@@ -268,13 +314,38 @@ PRIORS = {
     "move": _move_prior,
     "pick": _pick_prior,
 }
-"""The prior of each kind of choice whose outcome is not looked ahead, by the action's kind."""
+"""The prior of each kind of choice whose outcome is not looked ahead, by the action's kind, before the
+price of an advantage token it plays (`prior`)."""
+
+PRICES_BEFORE_41 = {"attack": 1.0, "concentrate": 1.0}
+"""What the heuristic charged for a token before issue 41 (`REFERENCE_POLICY`): 1 for Surge or Spotter
+with an attack, nothing for Open Road, and Surge when defending by the piece's worth alone."""
 
 
-def prior(view: IronAndBrassView, seat: Seat, choice: Choice) -> float | None:
+def plays_token(action: dict[str, Any]) -> bool:
+    """Whether the choice plays an advantage token (Heal always does; it is looked ahead)."""
+    kind = action.get("kind")
+    if kind == "attack":
+        return bool(action.get("token"))
+    if kind in ("concentrate", "defend"):
+        return bool(action.get("surge"))
+    return kind == "heal" or (kind == "move" and bool(action.get("open_road")))
+
+
+def prior(view: IronAndBrassView, seat: Seat, choice: Choice, *, priced_tokens: bool = True) -> float | None:
+    """The choice's prior, less `token_cost` when it plays an advantage token. `priced_tokens` False:
+    the prices of before issue 41 (`PRICES_BEFORE_41`, `REFERENCE_POLICY`)."""
     action = choice.action
-    judge = PRIORS.get(action.get("kind"))
-    return None if judge is None else judge(view, seat, action)
+    kind = action.get("kind")
+    judge = PRIORS.get(kind) if priced_tokens or kind != "defend" else _defend_prior_before_41
+    if judge is None:
+        return None
+    value = judge(view, seat, action)
+    if not plays_token(action):
+        return value
+    if not priced_tokens:
+        return value - PRICES_BEFORE_41.get(kind, 0.0)
+    return value - token_cost(view.seats[seat].advantage_tokens)
 
 
 # ---- the named strategies (issue 6) ------------------------------------------------------------
@@ -315,7 +386,8 @@ class Reading:
     """Items the seat may pick right now (from the legal choices)."""
     threats: tuple[tuple[Square, int], ...]
     """Each enemy piece that attacks, with how far it can strike on its next turn: its range, plus
-    its movement for a unit that may move and attack, plus 1 while the enemy holds a Spotter."""
+    its movement for a unit that may move and attack, plus 1 while the enemy holds an advantage token
+    (any may be played for Spotter)."""
 
     def in_danger(self, square: Square) -> bool:
         return self.outside(square) <= 0
@@ -363,7 +435,7 @@ def read(view: IronAndBrassView, seat: Seat, choices: list[Choice]) -> Reading:
     first_row = 0 if seat == 0 else view.size - 1
     home = next((p.square for p in mine if p.kind in COMMANDS), None)
     target = next((p.square for p in view.pieces if p.owner != seat and p.kind in COMMANDS), None)
-    spotter = 1 if view.seats[1 - seat].tokens.get("spotter", 0) else 0
+    spotter = 1 if view.seats[1 - seat].advantage_tokens else 0
     cards = rules_catalogue()
     threats = tuple(
         (_where(p.square, view.size), _strike(p.range, p.move, p.category) + spotter)
@@ -466,7 +538,8 @@ class Strategy:
         if kind in ("repair", "heal"):
             piece = reading.piece(action["square"])
             worth = 0 if piece is None else rules_catalogue()[piece.kind].gold
-            return 0.5 * worth - (1.0 if kind == "repair" else 0.0)
+            price = 1.0 if kind == "repair" else token_cost(reading.view.seats[reading.seat].advantage_tokens)
+            return 0.5 * worth - price
         if kind == "back":
             return NEVER
         return 0.0  # end turn
@@ -484,9 +557,9 @@ class Strategy:
 
     def move_value(self, reading: Reading, action: dict[str, Any]) -> float:
         """Marching: each square closer to the nearest objective (until it is in range) is worth 3;
-        arriving in range with the attack still to come (and an action left for it) adds 5. Open
-        Road is kept for a move that brings an objective into range. Units not marching hold their
-        ground."""
+        arriving in range with the attack still to come (and an action left for it) adds 5. An
+        advantage token is played for Open Road only on a move that brings an objective into range,
+        at twice its price (`token_cost`). Units not marching hold their ground."""
         unit = reading.piece(action["unit"])
         if unit is None or not reading.objectives or not self.advancing(reading):
             return -1.0
@@ -500,7 +573,8 @@ class Strategy:
         if arrives and unit.can_attack and unit.category != "artillery" and reading.view.actions_left >= 2:
             value += 5.0
         if action.get("open_road"):
-            value = value - 2.0 if arrives else NEVER
+            left = reading.view.seats[reading.seat].advantage_tokens
+            value = value - 2.0 * token_cost(left) if arrives else NEVER
         return value
 
     def place(self, reading: Reading, item: str, square: Square) -> float:
@@ -605,10 +679,12 @@ class TopStrength:
     reference in that seat 98) and 185 of the benchmark's 200, seeds 0-199 (92.5 %, 88.0-95.4 %,
     x1.85 the fair share; the reference in that seat 86; 101 games better, 2 worse). The ECONOMIC plan
     won 74 of 100 tuning games; making the greedy heuristic value gold in hand less (0.5 or 0.3 a
-    coin instead of 0.8, mining priced the same) only 112 and 111 of 200.
+    coin instead of 0.8, mining priced the same) only 112 and 111 of 200. After issue 41 (any token
+    for any advantage, `token_cost`), the same seeds: 186 of 200 (93.0 %, 88.6-95.8 %; the reference
+    in that seat 102; 87 better, 3 worse).
 
-    Below the top strength the greedy heuristic plays as before (strength 1 casual, 2 solid), so
-    `ai_strength` still grades the player and tables at those strengths replay as they did."""
+    Below the top strength the greedy heuristic plays (strength 1 casual, 2 solid), so `ai_strength`
+    still grades the player; since issue 41 it pays `token_cost` for advantage tokens (`GREEDY`)."""
 
     plan: Strategy
     greedy: GreedyPolicy
@@ -619,11 +695,19 @@ class TopStrength:
         return self.greedy.choose(game, state, seat, rng, strength)
 
 
-REFERENCE_POLICY = GreedyPolicy(evaluate=evaluate, prior=prior)
-"""Today's heuristic as issue 21 found it (`bench.search.reference_policy` returns it): the greedy
-one-ply policy on `evaluate` and `prior`, at every strength."""
+GREEDY = GreedyPolicy(evaluate=evaluate, prior=prior)
+"""The greedy one-ply policy on `evaluate` and `prior`: the computer player below the top strength."""
 
-POLICY = TopStrength(plan=MILITARY, greedy=REFERENCE_POLICY)
+REFERENCE = {"priced_tokens": False}
+"""The `evaluate` and `prior` arguments that undo issue 41's token prices (`REFERENCE_POLICY`)."""
+
+REFERENCE_POLICY = GreedyPolicy(evaluate=partial(evaluate, **REFERENCE), prior=partial(prior, **REFERENCE))
+"""Today's heuristic as issue 21 found it (`bench.search.reference_policy` returns it): the greedy
+one-ply policy at every strength, advantage tokens priced as before issue 41 (`PRICES_BEFORE_41`; the
+tokens in hand worth nothing), so the benchmarks keep their yardstick. The rules changed under it (any
+token may be played for any advantage), so it now spends them freely: free Open Roads first."""
+
+POLICY = TopStrength(plan=MILITARY, greedy=GREEDY)
 """The game's computer player (`rules.policy.policy_of`): see `TopStrength`."""
 
 SEARCH_TABLES: frozenset[int] = frozenset()

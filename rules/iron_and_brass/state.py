@@ -9,12 +9,13 @@ corner of the first seat's base row. In the state a square is `[column, row]`, b
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic.dataclasses import dataclass
 
 from rules.core import FlatRecord, Model, Record, Rng, Seat
+from rules.iron_and_brass.data import TOKENS
 
 Step = Literal["play", "defend", "over"]
 """'play': the current player's actions; 'defend': the defender decides on Surge before the dice;
@@ -64,19 +65,71 @@ class Build(FlatRecord):
     row: int
 
 
+OLD_MIX = 2
+"""Before issue 41 each side was dealt a designed mix of advantage tokens, 2 of each of the four
+advantages, and stored what was left of each kind (`tokens`). The text says each token may be played
+for any of them; snapshots and saved files written then are read with this (`from_per_kind`,
+`per_kind_form`)."""
+
+
+def from_per_kind(data: Any) -> Any:
+    """A side's fields (a `PlayerState`, or a view's `SeatView`) stored before issue 41, `tokens` left of
+    each kind of the 2-of-each mix, as today's: `advantage_tokens` their sum (every token left stays
+    playable, now for any advantage) and `played` what is missing of each kind. Anything else is
+    returned as it is."""
+    if not isinstance(data, dict) or not isinstance(data.get("tokens"), dict) or "advantage_tokens" in data:
+        return data
+    tokens = data["tokens"]
+    fields = {key: value for key, value in data.items() if key != "tokens"}
+    played = {kind: OLD_MIX - tokens.get(kind, OLD_MIX) for kind in TOKENS}
+    return {**fields, "advantage_tokens": sum(tokens.values()), "played": played}
+
+
 @dataclass(kw_only=True)
 class PlayerState(Record):
     name: str
     gold: int
     crew: int
-    tokens: dict[str, int]
-    """Advantage tokens left: spotter, surge, open_road, heal."""
+    advantage_tokens: int
+    """Advantage tokens left. 'Each of these tokens may be used once per game combined with a normal
+    action ... for any 1 of the actions listed on the token': one count, whatever each is played for."""
+    played: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKENS, 0))
+    """Advantage tokens played so far, by the advantage they were played for, every advantage of `TOKENS`
+    in its order ('surge': 3): public (the log tells each one); `per_kind_form` reads it to write a
+    position as the rules did before issue 41."""
     trained: dict[str, int] = field(default_factory=dict)
     """Military units ever trained or commissioned, by kind: destroyed units are not rebuilt."""
     mined: int = 0
     """Gold gained by mining so far."""
     spent: int = 0
     """Gold paid for builds so far."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stored_per_kind(cls, data: Any) -> Any:
+        """A snapshot stored before issue 41 (`tokens`: left of each kind) loads as the same position
+        under today's rule: the tokens left counted together (`from_per_kind`)."""
+        return from_per_kind(data)
+
+
+def per_kind_form(data: dict[str, Any]) -> dict[str, Any] | None:
+    """A state's JSON (`Game.dump_state`, parsed) as the rules wrote it before issue 41, each side's
+    `tokens` left of each kind of the 2-of-each mix in place of `advantage_tokens` and `played`; None for
+    a position that could not arise then (an advantage played more than twice). Files saved then carry
+    the hash of that text (`Game.earlier_dumps`)."""
+    players = []
+    for player in data["players"]:
+        played = player["played"]
+        if any(count > OLD_MIX for count in played.values()):
+            return None
+        old: dict[str, Any] = {}
+        for key, value in player.items():
+            if key == "advantage_tokens":
+                old["tokens"] = {kind: OLD_MIX - played[kind] for kind in TOKENS}
+            elif key != "played":
+                old[key] = value
+        players.append(old)
+    return {**data, "players": players}
 
 
 @dataclass(kw_only=True)
@@ -198,7 +251,7 @@ class Heal(Model):
 
 
 class Defend(Model):
-    """The defender's answer before the dice: play a Surge token or not."""
+    """The defender's answer before the dice: play an advantage token for Surge or not."""
 
     kind: Literal["defend"] = "defend"
     surge: bool

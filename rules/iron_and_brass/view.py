@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from typing import Any, TypeVar
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from rules import words
 from rules.core import Model, Seat, View, assembled
@@ -22,7 +22,7 @@ from rules.iron_and_brass.moves.common import (
     spec,
     square_of,
 )
-from rules.iron_and_brass.state import CombatRecord, Piece, square_name
+from rules.iron_and_brass.state import CombatRecord, Piece, from_per_kind, square_name
 
 SIDES = ("Iron", "Brass")
 ModelT = TypeVar("ModelT", bound=Model)
@@ -65,11 +65,21 @@ class SeatView(Model):
     """'Iron' (blue) or 'Brass' (crimson)."""
     gold: int
     crew: int
-    tokens: dict[str, int]
+    advantage_tokens: int
+    """Advantage tokens left, each playable for any advantage."""
+    played: dict[str, int]
+    """Advantage tokens played so far, by advantage (`PlayerState.played`)."""
     units: int
     structures: int
     mined: int
     spent: int
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stored_per_kind(cls, data: Any) -> Any:
+        """A view stored before issue 41 (a post still waiting in the outbox) held `tokens`, left of each
+        kind: it is drawn with their sum, as its snapshot now loads (`from_per_kind`)."""
+        return from_per_kind(data)
 
 
 class ItemView(Model):
@@ -166,7 +176,8 @@ def _seat_views(state: State) -> list[SeatView]:
             side=SIDES[index],
             gold=player.gold,
             crew=player.crew,
-            tokens=dict(player.tokens),
+            advantage_tokens=player.advantage_tokens,
+            played=dict(player.played),
             units=sum(1 for p in state.pieces if p.owner == index and spec(p).military),
             structures=sum(1 for p in state.pieces if p.owner == index and not spec(p).military),
             mined=player.mined,

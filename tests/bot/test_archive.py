@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -135,3 +136,34 @@ def test_a_replay_too_big_for_the_limit_is_thinned_not_refused():
     full = animate(noisy)
     small = animate(noisy, max_bytes=len(full) // 2)
     assert len(small) <= len(full) // 2
+
+
+BEFORE_41 = Path(__file__).resolve().parents[1] / "rules" / "iron_and_brass" / "before_issue_41"
+
+
+@pytest.mark.parametrize("name", ["finished-seed-13", "in-progress-seed-13"])
+def test_an_iron_and_brass_file_saved_before_issue_41_opens_at_its_position(name):
+    """Files saved when each side held 2 tokens of each advantage carry the hash of the position as that
+    version wrote it, and the in-progress one ends on an attack whose defender today's rule asks about
+    Surge ("for any 1 of the actions listed on the token"). It opens at its saved position, with the
+    file's names or new ones, and exported again today it reads back there too."""
+    raw = (BEFORE_41 / f"{name}.json").read_bytes()
+    saved, rules = archive.read(raw, _rules)
+    states, events = archive.replayed(rules, saved)
+    stored = (BEFORE_41 / f"{name}.state.json").read_text(encoding="utf-8").rstrip("\n")
+    assert rules.earlier_dumps(states[-1]) == [stored]
+    assert len(states) == len(saved.moves) + 1 and len(events) == len(saved.moves)
+    assert states[-1].step == ("over" if saved.finished else "play")
+    renamed = archive.replay(rules, saved, names=["Carol", "Dave"])[-1]
+    assert renamed.players[0].name == "Carol" and renamed.step == states[-1].step
+    again = archive.export(
+        rules,
+        options=saved.options,
+        seed=saved.seed,
+        seats=list(saved.seats),
+        moves=[(move.seat, move.action) for move in saved.moves],
+        state=states[-1],
+    )
+    assert archive.position_hash(rules, states[-1]) != saved.position
+    reread = archive.replay(rules, archive.read(again, _rules)[0])[-1]
+    assert rules.dump_state(reread) == rules.dump_state(states[-1])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.__main__ import _migrate
 from bot.app.service import UNDO, GameService
-from bot.migrate import MigrationRefused, migrate
+from bot.migrate import MigrationRefused, migrate, replay_problem
 from bot.storage.store import GameStatus, Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,3 +157,58 @@ async def test_the_command_line_copies_a_real_game(tmp_path, store_url):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 started games replayed" in done.stdout and "every game was copied and checked" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+BEFORE_41 = ROOT / "tests" / "rules" / "iron_and_brass" / "before_issue_41"
+
+
+async def _stored_before_issue_41(url: str) -> Store:
+    """Two Iron & Brass games as the database held them before issue 41: their logs, their snapshots with
+    each side's tokens left of each kind of the 2-of-each mix, the finished one's result."""
+    store = await Store.open(url)
+    for channel, name in enumerate(("finished-seed-13", "in-progress-seed-13"), start=2000):
+        saved = json.loads((BEFORE_41 / f"{name}.json").read_text(encoding="utf-8"))
+        record = await store.create_game(
+            kind="iron-and-brass", guild_id=1, channel_id=channel, host_id=ALICE, host_name="Ada",
+            options=saved["options"], seed=saved["seed"],
+        )  # fmt: skip
+        moves = [(move["seat"], move["action"], []) for move in saved["moves"]]
+        state = (BEFORE_41 / f"{name}.state.json").read_text(encoding="utf-8").rstrip("\n")
+        seats = [(ALICE, "Ada"), (BOB, "Brunel")]
+        assert await store.start_imported(record.id, seats=seats, moves=moves, state=state)
+        if saved["finished"]:
+            result = (BEFORE_41 / f"{name}.result.json").read_text(encoding="utf-8").rstrip("\n")
+            assert await store.set_status(record.id, GameStatus.FINISHED, result=result)
+    return store
+
+
+async def test_iron_and_brass_games_stored_before_issue_41_replay_and_go_on(tmp_path, store_url):
+    """The audit replays the old logs (the old rule's unasked Surge answers made by the replay) to the
+    stored snapshots as they were written ("each of these tokens may be used ... for any 1 of the
+    actions listed on the token" changed the state's shape, not the games), and the game in progress
+    goes on under the new rule: its next move is stored in today's shape, and its log still replays."""
+    source_url = f"sqlite:///{tmp_path / 'source.db'}"
+    await (await _stored_before_issue_41(source_url)).close()
+    report = await migrate(source_url, store_url, say=lambda _: None)
+    assert report.ok, report.problems
+    assert report.replayed == 2
+    target = await Store.open(store_url)
+    try:
+        service = GameService(target)
+        game = await target.open_game_in(2001)
+        assert game is not None and '"tokens":{' in game.state
+        seat = min(await service.to_act(game))
+        await service.play(game.id, (ALICE, BOB)[seat], key="end")
+        game = await target.game(game.id)
+        assert '"advantage_tokens":' in game.state and '"tokens":{' not in game.state
+        assert await replay_problem(service, game) is None
+        assert len(await service.replay(game)) == 182
+        # Ada hires a crew and takes it back: the undo replays the whole log, old moves included.
+        before = game.state
+        await service.play(game.id, ALICE, key="hire")
+        _, plan, _ = await service.undo_request(2001, ALICE)
+        assert (await service.undo_vote(game.id, BOB, plan.last_version, True))[0] == "done"
+        game = await target.game(game.id)
+        assert json.loads(game.state) == json.loads(before)
+    finally:
+        await target.close()

@@ -143,6 +143,26 @@ def test_pending_builds_disabled_pieces_and_a_surge_question_are_drawn():
     assert "decides on Surge" in texts and "Surge or not?" in texts
 
 
+def test_each_strip_counts_the_advantage_tokens_left_in_words():
+    """'Each player begins the game with 8 Advantage tokens ... for any 1 of the actions listed on the
+    token' (issue 41): one count per side, its plural right ('1 advantage token'), on the turn picture
+    beside the army, at every board size; the players section adds what they were played for."""
+    for size in (10, 16):
+        state = _played(3, size, 0, names=["Wilhelmina Longname the Third", "Bartholomew Q. Brassworth"])
+        state.players[1].advantage_tokens = 1
+        state.players[1].played = {"spotter": 2, "surge": 3, "open_road": 1, "heal": 1}
+        view = GAME.view(state, None)
+        drawn = _measured(lambda v=view: render(v))
+        texts = [text for _, text in drawn.texts]
+        assert "8 advantage tokens left" in texts and "1 advantage token left" in texts
+        assert drawn.smallest >= phone.MIN_TEXT
+    drawn = _measured(lambda: sections.players_section(view))
+    words = " ".join(text for _, text in drawn.texts)
+    assert "8 advantage tokens left (played: none)" in words
+    assert "1 advantage token left (played: Spotter 2, Surge 3, Open Road 1, Heal 1)" in words
+    assert drawn.smallest >= phone.MIN_TEXT
+
+
 def _picking_state():
     """Alice has picked a Barracks to build and is choosing its square."""
     state = _played(3, 10, 0)
@@ -262,14 +282,15 @@ def test_changes_mark_the_strips_the_marker_and_the_battle():
     new_state = GAME.copy_state(old_state)
     new_state.players[0].gold += 3
     new_state.players[1].crew += 1
-    new_state.players[1].tokens["surge"] -= 1
+    new_state.players[1].advantage_tokens -= 1
+    new_state.players[1].played["surge"] += 1
     new_state.gold_left -= 1
     new_state.pieces.append(Piece(id=90, kind="gunner", owner=0, col=4, row=4))
     old, new = GAME.view(old_state, None), GAME.view(new_state, None)
     found = changes(old, new)
     assert {"gold:0", "crew:1", "tokens:1", "army:0", "gold-left", "E5"} <= found.marks
     words = " ".join(found.lines)
-    assert "Alice: gold 8 → 11" in words and "Bob: Surge 2 → 1" in words
+    assert "Alice: gold 8 → 11" in words and "Bob: advantage tokens 8 → 7 (Surge)" in words
     assert "Gold Mined marker 48 → 47" in words and "E5: Alice's Mechanized Gunner Patrol now here" in words
     assert "gold:1" not in found.marks and "battle" not in found.marks
 

@@ -149,7 +149,7 @@ def _data_entries(game_id: str) -> list[tuple[str, bool | None]]:
             (piece["name"], piece.get("designed", False))
             for piece in _raw("iron_and_brass", "pieces.json", "pieces")
         ]
-        return pieces + [(token, True) for token in ("Spotter", "Surge", "Open Road", "Heal")]
+        return pieces + [(token, False) for token in ("Spotter", "Surge", "Open Road", "Heal")]
     assert game_id == "city-heroes"
     found = [
         (spec["name"], spec.get("designed", False))

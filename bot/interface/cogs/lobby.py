@@ -14,6 +14,7 @@ from bot.app.refusals import UserError
 from bot.app.service import parse_options
 from bot.app.text import escape_text
 from bot.app.timing import TIMEOUT_POLICIES, hours_text
+from bot.interface.permissions import check_channel_permissions, check_thread_permissions
 from bot.interface.reply import Reply
 from bot.interface.table import display_name, is_admin
 from bot.storage.store import GameRecord, GameStatus
@@ -54,6 +55,7 @@ class Lobby(
         ai_strength: app_commands.Range[int, 1, 3] = 2,
     ) -> None:
         async with Reply(interaction) as reply:
+            check_channel_permissions(interaction)
             record = await self.bot.service.new_game(
                 kind=game.strip(),
                 guild_id=interaction.guild_id,
@@ -238,6 +240,8 @@ class Lobby(
     ) -> None:
         async with Reply(interaction) as reply:
             game = await self.bot.service.open_game(interaction.channel_id)
+            if mode == "thread":
+                check_thread_permissions(interaction)
             await self.bot.service.set_follower(game.id, interaction.user.id, None if mode == "off" else mode)
             if mode == "off":
                 await reply.send("🔕 You no longer follow this game.")

@@ -24,6 +24,7 @@ from bot.app.timing import (
     when_text,
 )
 from bot.interface.calendar import MISSING_PERMISSION, can_manage_events
+from bot.interface.permissions import permission_report
 from bot.interface.reply import Reply
 from rules import registry, words
 
@@ -231,6 +232,13 @@ class SlowPlay(commands.Cog):
     async def settings_show(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             await reply.send(_describe(await self.bot.service.guild_settings(interaction.guild_id)))
+
+    @settings.command(
+        name="check", description="Whether the bot has every permission it needs in this channel"
+    )
+    async def settings_check(self, interaction: discord.Interaction) -> None:
+        async with Reply(interaction) as reply:
+            await reply.send(permission_report(interaction))
 
     @settings.command(name="reminders", description="Default delay before a player is reminded (0 = never)")
     @app_commands.describe(hours="Hours of waiting before a reminder, e.g. 12")

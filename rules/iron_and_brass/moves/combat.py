@@ -9,7 +9,7 @@ from rules import words
 from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass import scoring
 from rules.iron_and_brass.board import in_range, manhattan, neighbours
-from rules.iron_and_brass.data import TOKEN_NAMES, PieceSpec
+from rules.iron_and_brass.data import PieceSpec
 from rules.iron_and_brass.moves.common import (
     COMMANDS,
     NO_CONCENTRATED_FIRE,
@@ -27,7 +27,9 @@ from rules.iron_and_brass.moves.common import (
     own_piece,
     own_pieces,
     piece_by_id,
+    play_token,
     spec,
+    token_problem,
 )
 from rules.iron_and_brass.state import (
     Aim,
@@ -46,13 +48,14 @@ TOKEN_SUFFIX = {None: "", "surge": " (Surge +2)", "spotter": " (Spotter +1 range
 
 # ---- the choices ---------------------------------------------------------------------------------
 def _attack_tokens(piece_spec: PieceSpec, player: PlayerState, distance: int) -> list[str | None]:
-    """How the unit may attack a piece `distance` away: plainly, with Surge, or with Spotter."""
+    """How the unit may attack a piece `distance` away: plainly, with Surge, or with Spotter (any advantage
+    token may be played for either; one per attack)."""
     tokens: list[str | None] = []
     if distance <= piece_spec.range:
         tokens.append(None)
-        if piece_spec.military and player.tokens.get("surge", 0) > 0:
+        if piece_spec.military and player.advantage_tokens > 0:
             tokens.append("surge")
-    elif distance == piece_spec.range + 1 and player.tokens.get("spotter", 0) > 0:
+    elif distance == piece_spec.range + 1 and player.advantage_tokens > 0:
         tokens.append("spotter")
     return tokens
 
@@ -120,7 +123,7 @@ def pair_choices(state: State, seat: Seat, square: str) -> list[Choice]:
     target = at(state, square)
     assert target is not None
     units = by_square(concentrate_units(state, seat, target))
-    surge = state.players[seat].tokens.get("surge", 0) > 0
+    surge = state.players[seat].advantage_tokens > 0
     out: list[Choice] = []
     for index, first in enumerate(units):
         for second in units[index + 1 :]:
@@ -143,7 +146,7 @@ def defend_choices(state: State) -> list[Choice]:
     combat = state.combat
     assert combat is not None
     target = piece_by_id(state, combat.target)
-    left = state.players[target.owner].tokens.get("surge", 0)
+    left = words.count(state.players[target.owner].advantage_tokens, "advantage token")
     return [
         built_choice(
             key="def:surge",
@@ -182,8 +185,9 @@ def attack(state: State, seat: Seat, action: Attack, events: list[Event]) -> Non
     player = state.players[seat]
     spotter = action.token == "spotter"
     surge = action.token == "surge"
-    if action.token and player.tokens.get(action.token, 0) < 1:
-        raise RuleError(f"You have no {TOKEN_NAMES[action.token]} token left.")
+    problem = token_problem(player) if action.token else None
+    if problem:
+        raise RuleError(problem)
     if surge and not piece_spec.military:
         raise RuleError("Surge can only be used with military units, not structures.")
     reach_range = piece_spec.range + (1 if spotter else 0)
@@ -196,7 +200,7 @@ def attack(state: State, seat: Seat, action: Attack, events: list[Event]) -> Non
     piece.attacked = True
     state.actions_left -= 1
     if action.token:
-        player.tokens[action.token] -= 1
+        play_token(player, action.token)
     combat = Combat(attacker=seat, units=[piece.id], target=target.id, attacker_surge=surge, spotter=spotter)
     _declare(state, combat, events)
 
@@ -264,14 +268,15 @@ def concentrate(state: State, seat: Seat, action: Concentrate, events: list[Even
                 "it must be a unit other than a tank or heavy artillery, able to attack and in range."
             )
     player = state.players[seat]
-    if action.surge and player.tokens.get("surge", 0) < 1:
-        raise RuleError("You have no Surge token left.")
+    problem = token_problem(player) if action.surge else None
+    if problem:
+        raise RuleError(problem)
     for piece in units:
         piece.attacked = True
     state.concentrated = True
     state.actions_left -= 2
     if action.surge:
-        player.tokens["surge"] -= 1
+        play_token(player, "surge")
     combat = Combat(
         attacker=seat, units=[piece.id for piece in units], target=target.id, attacker_surge=action.surge
     )
@@ -280,10 +285,11 @@ def concentrate(state: State, seat: Seat, action: Concentrate, events: list[Even
 
 def _declare(state: State, combat: Combat, events: list[Event]) -> None:
     """'the use of the Surge token must be declared BEFORE any dice are rolled': the attacker's is
-    part of the attack; the defender is asked when a Surge could apply."""
+    part of the attack; the defender is asked when a Surge could apply: a military unit defends and its
+    owner has an advantage token left (any of them may be played for Surge)."""
     target = piece_by_id(state, combat.target)
     defender = state.players[target.owner]
-    if spec(target).military and defender.tokens.get("surge", 0) > 0:
+    if spec(target).military and defender.advantage_tokens > 0:
         state.step = "defend"
         state.combat = combat
         attackers = " and ".join(label(piece_by_id(state, pid)) for pid in combat.units)
@@ -305,9 +311,10 @@ def defend(state: State, seat: Seat, action: Defend, events: list[Event]) -> Non
     assert combat is not None
     defender = state.players[seat]
     if action.surge:
-        if defender.tokens.get("surge", 0) < 1:
-            raise RuleError("You have no Surge token left.")
-        defender.tokens["surge"] -= 1
+        problem = token_problem(defender)
+        if problem:
+            raise RuleError(problem)
+        play_token(defender, "surge")
     resolve(state, combat, action.surge, events)
 
 

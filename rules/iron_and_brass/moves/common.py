@@ -3,10 +3,11 @@ or attack this turn, where it stands, and the dice."""
 
 from __future__ import annotations
 
+from rules import words
 from rules.core import Rng, RuleError, Seat
 from rules.iron_and_brass.board import Square
-from rules.iron_and_brass.data import Catalogue, PieceSpec, rules_catalogue
-from rules.iron_and_brass.state import Build, IronAndBrassState, Piece, parse_square, square_name
+from rules.iron_and_brass.data import Catalogue, PieceSpec, Token, rules_catalogue
+from rules.iron_and_brass.state import Build, IronAndBrassState, Piece, PlayerState, parse_square, square_name
 
 State = IronAndBrassState
 DISABLED_PENALTY = 2
@@ -16,6 +17,23 @@ NO_CONCENTRATED_FIRE = {"heavy-artillery"}
 """'Two units (except Tanks or Heavy Artillery)': tanks are the vehicle category."""
 COMMANDS = {"headquarters", "fortress"}
 """Destroying the opponent's Headquarters/Fortress wins the game."""
+
+
+def token_problem(player: PlayerState) -> str | None:
+    """Why the player cannot play an advantage token now: 'Each player begins the game with 8 Advantage
+    tokens. Each of these tokens may be used once per game ... for any 1 of the actions listed on the
+    token', so only when none is left, whatever the advantage."""
+    if player.advantage_tokens > 0:
+        return None
+    count = words.count(rules_catalogue().setup.advantage_tokens, "advantage token")
+    return f"You have no advantage tokens left: each of your {count} can be played once per game."
+
+
+def play_token(player: PlayerState, advantage: Token) -> None:
+    """Spend one advantage token for `advantage` ('Once an Advantage token is played, it is removed from
+    the game'); the caller checked `token_problem` before changing anything."""
+    player.advantage_tokens -= 1
+    player.played[advantage] += 1
 
 
 def d3(rng: Rng) -> int:

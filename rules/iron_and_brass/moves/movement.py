@@ -1,4 +1,5 @@
-"""Moving units: where a unit may go (with or without the Open Road token) and why not."""
+"""Moving units: where a unit may go (plainly, or with an advantage token played for Open Road) and why
+not."""
 
 from __future__ import annotations
 
@@ -8,14 +9,24 @@ from typing import Any
 from rules import words
 from rules.core import Choice, Event, RuleError, Seat, built_choice
 from rules.iron_and_brass.board import Obstacles, Square, occupancy, reach, reach_split, reserved
-from rules.iron_and_brass.moves.common import State, can_move, cards, label, own_piece, own_pieces, spec
+from rules.iron_and_brass.moves.common import (
+    State,
+    can_move,
+    cards,
+    label,
+    own_piece,
+    own_pieces,
+    play_token,
+    spec,
+    token_problem,
+)
 from rules.iron_and_brass.state import Move, Piece, parse_square, square_name
 
 
 def choices(state: State, seat: Seat) -> list[Choice]:
     out: list[Choice] = []
     obstacles = Obstacles(state, cards())
-    extra = 1 if state.players[seat].tokens.get("open_road", 0) > 0 else 0
+    extra = 1 if state.players[seat].advantage_tokens > 0 else 0
     for piece in own_pieces(state, seat):
         if not can_move(piece):
             continue
@@ -56,8 +67,9 @@ def _movable(state: State, seat: Seat, square: str) -> Piece:
 def move(state: State, seat: Seat, action: Move, events: list[Event]) -> None:
     piece = _movable(state, seat, action.unit)
     player = state.players[seat]
-    if action.open_road and player.tokens.get("open_road", 0) < 1:
-        raise RuleError("You have no Open Road token left.")
+    problem = token_problem(player) if action.open_road else None
+    if problem:
+        raise RuleError(problem)
     destination = parse_square(action.to, state.size)
     if destination is None:
         raise RuleError(f"{action.to!r} is not a square of this {state.size}x{state.size} map.")
@@ -71,7 +83,7 @@ def move(state: State, seat: Seat, action: Move, events: list[Event]) -> None:
     state.actions_left -= 1
     extra = ""
     if action.open_road:
-        player.tokens["open_road"] -= 1
+        play_token(player, "open_road")
         extra = " with Open Road (+1 movement)"
     events.append(Event(text=f"{player.name}'s {source} moved to {square_name(*destination)}{extra}."))
 

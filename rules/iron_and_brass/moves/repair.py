@@ -1,10 +1,18 @@
-"""Undoing a disable: repairing a vehicle, artillery or structure with 1 crew, healing infantry with a
-Heal token."""
+"""Undoing a disable: repairing a vehicle, artillery or structure with 1 crew, healing infantry with an
+advantage token played for Heal."""
 
 from __future__ import annotations
 
 from rules.core import Choice, Event, RuleError, Seat, built_choice
-from rules.iron_and_brass.moves.common import State, label, own_piece, own_pieces, spec
+from rules.iron_and_brass.moves.common import (
+    State,
+    label,
+    own_piece,
+    own_pieces,
+    play_token,
+    spec,
+    token_problem,
+)
 from rules.iron_and_brass.state import Heal, Piece, Repair, square_name
 
 
@@ -17,11 +25,11 @@ def choices(state: State, seat: Seat) -> list[Choice]:
         here = square_name(piece.col, piece.row)
         name = spec(piece).name
         if spec(piece).category == "infantry":
-            if player.tokens.get("heal", 0) > 0:
+            if player.advantage_tokens > 0:
                 out.append(
                     built_choice(
                         key=f"heal:{here}",
-                        label=f"Heal {name} {here} (Heal token)",
+                        label=f"Heal {name} {here} (advantage token)",
                         action={"kind": "heal", "square": here},
                         group="Repair",
                         style="success",
@@ -45,10 +53,10 @@ def _disabled(state: State, seat: Seat, square: str, infantry: bool) -> Piece:
     piece = own_piece(state, seat, square)
     piece_spec = spec(piece)
     if infantry and piece_spec.category != "infantry":
-        raise RuleError(f"Heal tokens heal infantry only; the {piece_spec.name} is repaired with 1 crew.")
+        raise RuleError(f"Heal heals infantry only; the {piece_spec.name} is repaired with 1 crew.")
     if not infantry and piece_spec.category == "infantry":
         raise RuleError(
-            f"The {piece_spec.name} is infantry: infantry are healed with a Heal token, not repaired."
+            f"The {piece_spec.name} is infantry: infantry are healed with an advantage token (Heal), not repaired."
         )
     if not piece.disabled:
         raise RuleError(f"The {label(piece)} is not disabled.")
@@ -69,9 +77,10 @@ def repair(state: State, seat: Seat, action: Repair, events: list[Event]) -> Non
 def heal(state: State, seat: Seat, action: Heal, events: list[Event]) -> None:
     piece = _disabled(state, seat, action.square, infantry=True)
     player = state.players[seat]
-    if player.tokens.get("heal", 0) < 1:
-        raise RuleError("You have no Heal token left.")
-    player.tokens["heal"] -= 1
+    problem = token_problem(player)
+    if problem:
+        raise RuleError(problem)
+    play_token(player, "heal")
     piece.disabled = False
     state.actions_left -= 1
-    events.append(Event(text=f"{player.name} healed the {label(piece)} with a Heal token."))
+    events.append(Event(text=f"{player.name} healed the {label(piece)} with an advantage token (Heal)."))

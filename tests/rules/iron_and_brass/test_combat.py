@@ -39,7 +39,7 @@ def test_worked_example_two_defender_surge_8_against_9_disables():
     assert (record.attack_sum, record.defence_sum, record.outcome) == (8, 9, "disabled")
     gunner = at(state, "B5")
     assert gunner is not None and gunner.disabled
-    assert state.players[1].tokens["surge"] == 1
+    assert state.players[1].advantage_tokens == 7 and state.players[1].played["surge"] == 1
     assert "Surge 2" in texts(events)
 
 
@@ -47,7 +47,7 @@ def test_equal_sums_disable_and_a_disabled_piece_loses_2_attack_and_defence():
     """'If Attacker's sum = Defender's sum ... the Defender's unit is disabled ... A disabled unit's Attack
     and defense modifiers are reduced by 2 until the unit is healed/repaired.'"""
     state = _tank_vs_gunner(1, 2, 2, 3)  # 4 + 3 = 7 against 2 + 5 = 7
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     state, _ = play(state, 0, {"kind": "attack", "unit": "B3", "target": "B5"})
     gunner = at(state, "B5")
     assert state.last_combat.outcome == "disabled" and gunner.disabled
@@ -59,7 +59,7 @@ def test_equal_sums_disable_and_a_disabled_piece_loses_2_attack_and_defence():
 def test_two_less_is_no_damage():
     """'Any other results = no damage to Defender's unit.'"""
     state = _tank_vs_gunner(1, 1, 3, 3)  # 6 against 8
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     state, events = play(state, 0, {"kind": "attack", "unit": "B3", "target": "B5"})
     assert state.last_combat.outcome == "no-damage" and not at(state, "B5").disabled
     assert "no damage" in texts(events)
@@ -77,7 +77,7 @@ def test_more_than_double_destroys_an_adjacent_unit_of_equal_or_lower_defence():
             ("gunner", 1, "H8"),
         ]
     )
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     state.rng = dice_rng(3, 3, 1, 1)  # 6 + 6 = 12 against 1 + 2 = 3
     state, events = play(state, 0, {"kind": "attack", "unit": "C2", "target": "C5"})
     assert state.last_combat.outcome == "destroyed-two"
@@ -88,10 +88,10 @@ def test_more_than_double_destroys_an_adjacent_unit_of_equal_or_lower_defence():
 def test_surge_is_declared_by_the_attacker_with_the_attack_and_spent():
     """'Surge: Adds +2 to an Attack or Defense dice roll' and 'must be declared BEFORE any dice are rolled'."""
     state = _tank_vs_gunner(1, 1, 3, 3)  # 4 + 2 + 2 = 8 against 8: disabled
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     assert "at:B3:B5:su" in keys(state, 0)
     state, _ = play(state, 0, {"kind": "attack", "unit": "B3", "target": "B5", "token": "surge"})
-    assert state.last_combat.attack_sum == 8 and state.players[0].tokens["surge"] == 1
+    assert state.last_combat.attack_sum == 8 and state.players[0].advantage_tokens == 7
 
 
 def test_surge_is_for_military_units_not_structures():
@@ -110,9 +110,9 @@ def test_spotter_adds_one_range():
     # D5 is 1 + 2 = 3 orthogonal steps from C3: out of range 2, in range with Spotter.
     assert "at:C3:D5" not in keys(state, 0) and "at:C3:D5:sp" in keys(state, 0)
     rejected(state, 0, {"kind": "attack", "unit": "C3", "target": "D5"}, "out of the .* range of 2")
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     state, _ = play(state, 0, {"kind": "attack", "unit": "C3", "target": "D5", "token": "spotter"})
-    assert state.players[0].tokens["spotter"] == 1
+    assert state.players[0].advantage_tokens == 7 and state.players[0].played["spotter"] == 1
 
 
 def test_concentrated_fire_combines_two_modifiers_with_one_roll_for_two_actions():
@@ -155,20 +155,22 @@ def test_concentrated_fire_once_per_turn_and_never_with_tanks_or_heavy_artillery
     rejected(state, 0, {"kind": "concentrate", "units": ["C3", "E3"], "target": "D4"}, "2 actions")
 
 
-def test_repair_costs_one_crew_and_heal_one_heal_token():
+def test_repair_costs_one_crew_and_heal_one_advantage_token():
     """'Repair a disabled vehicle or structure (costing 1 Crew)' and 'Heal a disabled non-vehicle unit
-    (costing 1 Heal token)' (Heal token: 'Heals 1 infantry unit')."""
+    (costing 1 Heal token)' (Heal: 'Heals 1 infantry unit'), the Heal token being any advantage token
+    played for Heal ('for any 1 of the actions listed on the token')."""
     state = position(
         [("steam-tank", 0, "C3"), ("skirmisher", 0, "D3"), ("gunner", 1, "H8")],
         disabled=("C3", "D3"),
     )
     assert {"rep:C3", "heal:D3"} <= set(keys(state, 0))
     rejected(state, 0, {"kind": "heal", "square": "C3"}, "infantry only")
-    rejected(state, 0, {"kind": "repair", "square": "D3"}, "healed with a Heal token")
+    rejected(state, 0, {"kind": "repair", "square": "D3"}, "healed with an advantage token")
     state, _ = play(state, 0, {"kind": "repair", "square": "C3"})
     state, _ = play(state, 0, {"kind": "heal", "square": "D3"})
     assert not at(state, "C3").disabled and not at(state, "D3").disabled
-    assert state.players[0].crew == 2 and state.players[0].tokens["heal"] == 1
+    assert state.players[0].crew == 2 and state.players[0].advantage_tokens == 7
+    assert state.players[0].played["heal"] == 1
     rejected(state, 0, {"kind": "repair", "square": "C3"}, "not disabled")
     state.players[0].crew = 0
     at(state, "C3").disabled = True
@@ -189,7 +191,7 @@ def test_destroying_the_headquarters_wins():
 def test_destroying_all_military_units_wins_unless_one_is_in_training():
     """'... or all military units is declared the winner'; a unit set aside in training still counts."""
     state = position([("heavy-artillery", 0, "E2"), ("skirmisher", 1, "E5")])
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     state.rng = dice_rng(3, 3, 1, 1)
     won, _ = play(state, 0, {"kind": "attack", "unit": "E2", "target": "E5"})
     assert GAME.result(won).winners == [0]

@@ -12,7 +12,16 @@ import pytest
 
 from bench.search import OPTIONS, reference_policy
 from rules.iron_and_brass import GAME
-from rules.iron_and_brass.policy import MILITARY, POLICY, REFERENCE_POLICY, evaluate, prior
+from rules.iron_and_brass.policy import (
+    GREEDY,
+    MILITARY,
+    POLICY,
+    REFERENCE,
+    REFERENCE_POLICY,
+    evaluate,
+    prior,
+    token_cost,
+)
 from rules.policy import GreedyPolicy, play, policy_for
 from rules.search import SearchPolicy, search_tables_for
 from tests.rules.iron_and_brass.helpers import position
@@ -68,33 +77,41 @@ def test_in_the_benchmark_game_of_seed_9_the_top_strength_spends_and_wins_where_
 
 def test_the_top_strength_is_the_military_plan_and_the_lower_ones_the_greedy_heuristic():
     """`ai_strength` 3 plays MILITARY's choice; 1 and 2 play exactly the greedy heuristic's (same rng,
-    same choice), so tables at those strengths replay as before."""
+    same choice): `evaluate` and `prior`, advantage tokens priced by `token_cost` (issue 41)."""
     state = _stuck()
     assert policy_for("iron-and-brass") is POLICY
+    assert (GREEDY.evaluate, GREEDY.prior, GREEDY.sample) == (evaluate, prior, None)
     for seed in range(5):
         plan = MILITARY.choose(GAME, state, 0, random.Random(seed), 3)
         assert POLICY.choose(GAME, state, 0, random.Random(seed), 3).key == plan.key
         for strength in (1, 2):
-            greedy = REFERENCE_POLICY.choose(GAME, state, 0, random.Random(seed), strength)
+            greedy = GREEDY.choose(GAME, state, 0, random.Random(seed), strength)
             assert POLICY.choose(GAME, state, 0, random.Random(seed), strength).key == greedy.key
 
 
-MOVES_OF_SEED_9 = "749e11c0d045f0cc"
-"""sha256 (first 16 hex digits) of the moves of the benchmark's game of seed 9 with the reference in
-both seats (`bench.search._one('iron-and-brass', 2, 9, 0)`), as played before the computer player
-changed (commit 532ecf0)."""
+FIRST_60_MOVES_OF_SEED_9 = "b0d72fb4b4750ccf"
+"""sha256 (first 16 hex digits) of the first 60 of the 62 moves of the benchmark's game of seed 9 with
+the reference in both seats (`bench.search._one('iron-and-brass', 2, 9, 0)`), as played before the
+computer player changed (commit 532ecf0; all 62 hashed to 749e11c0d045f0cc until issue 41)."""
 
 
 def test_the_benchmark_reference_is_the_heuristic_as_the_issue_found_it():
     """Issue 21's yardstick is "today's heuristic policy": `bench.search.reference_policy` returns the
-    greedy policy on this module's `evaluate` and `prior`, and it plays the seed-9 benchmark game move
-    for move as it did before the change."""
+    greedy policy on this module's `evaluate` and `prior` with the advantage-token prices of before
+    issue 41 (`REFERENCE`), and it plays the seed-9 benchmark game move for move as it did before the
+    change, until the rules themselves changed under it: "Each of these tokens may be used once per
+    game ... for any 1 of the actions listed on the token". Move 61 was a plain move by a seat whose two
+    Open Road tokens were spent; with any token now playable for any advantage (5 left) it marches to
+    G9 and strikes the Headquarters with a third Surge (it won in that round either way)."""
     reference = reference_policy("iron-and-brass")
-    assert isinstance(reference, GreedyPolicy)
-    assert (reference.evaluate, reference.prior, reference.sample) == (evaluate, prior, None)
+    assert isinstance(reference, GreedyPolicy) and reference is REFERENCE_POLICY
+    assert (reference.evaluate.func, reference.prior.func, reference.sample) == (evaluate, prior, None)
+    assert reference.evaluate.keywords == reference.prior.keywords == REFERENCE == {"priced_tokens": False}
     played = play(GAME, [reference, reference], [3, 3], seed=9, rng_seed=9, options=OPTIONS["iron-and-brass"])
-    moves = "\n".join(f"{seat}:{key}" for seat, key in played.moves)
-    assert hashlib.sha256(moves.encode()).hexdigest()[:16] == MOVES_OF_SEED_9
+    keys = [f"{seat}:{key}" for seat, key in played.moves]
+    assert hashlib.sha256("\n".join(keys[:60]).encode()).hexdigest()[:16] == FIRST_60_MOVES_OF_SEED_9
+    assert keys[60:] == ["0:mv:F7:G9", "0:at:G9:F10:su"]
+    assert played.result is not None and "Headquarters in round 7" in played.result.reason
 
 
 def test_iron_and_brass_plays_its_computer_player_without_searching(monkeypatch):
@@ -115,3 +132,20 @@ def test_iron_and_brass_plays_its_computer_player_without_searching(monkeypatch)
         assert played.key == "hire"  # the plan's move (see the first test)
     with pytest.raises(AssertionError, match="searched"):
         SearchPolicy(tables=frozenset({2})).choose(game, state, 0, random.Random(1), 3)
+
+
+def test_computer_players_keep_the_last_advantage_tokens_for_what_matters():
+    """'Each of these tokens may be used once per game ... for any 1 of the actions listed on the token'
+    (issue 41): a token played for Open Road is a Surge missing later, so its price rises as they run out
+    (`token_cost`: 1 with all 8 in hand, 2 with 4, 8 for the last). A Gunner (move 3, range 2) six squares
+    from the enemy Headquarters reaches range only with Open Road: with 8 tokens in hand the MILITARY plan
+    and the greedy heuristic play one for it; holding the last one, they walk the plain 3 squares."""
+    assert [token_cost(left) for left in (8, 4, 1)] == [1.0, 2.0, 8.0]
+    for left, wanted in ((8, "mv:J4:J8:r"), (1, "mv:J4:J7")):
+        state = position([("gunner", 0, "J4")], gold=0, crew=0)
+        state.players[0].advantage_tokens = left
+        assert MILITARY.choose(GAME, state, 0, random.Random(1), 3).key == wanted, left
+        choices = {choice.key: choice for choice in GAME.legal_actions(state, 0)}
+        view = GAME.view(state, 0)
+        road, walk = (prior(view, 0, choices[key]) for key in ("mv:J4:J8:r", "mv:J4:J7"))
+        assert (road > walk) == (left == 8), (left, road, walk)

@@ -63,10 +63,13 @@ def test_the_token_reads_like_the_texts_example():
     assert tank.requires == ["foundry", "arsenal", "steam-works"]
 
 
-def test_setup_numbers_and_token_mix():
+def test_setup_numbers_and_advantage_tokens():
+    """SET-UP: 'Place the Gold Mined marker token at 48 ... Gold marker token at 8 and their Crew marker
+    at 1'; 'Each player begins the game with 8 Advantage tokens' (one count: each may be played for any
+    advantage listed on it)."""
     setup = catalogue().setup
     assert (setup.gold, setup.crew, setup.gold_mined, setup.actions) == (8, 1, 48, 4)
-    assert setup.advantage_tokens.designed and sum(setup.advantage_tokens.counts().values()) == 8
+    assert setup.advantage_tokens == 8
 
 
 def test_the_rules_read_the_same_pieces_as_the_models_hold():
@@ -122,10 +125,14 @@ def test_a_wrong_count_type_and_duplicates_are_refused(tmp_path: Path):
         load_catalogue(directory)
 
 
-def test_a_wrong_token_mix_is_refused(tmp_path: Path):
-    directory = _broken(tmp_path, lambda doc: doc["setup"]["advantage_tokens"].update(heal=5))
-    with pytest.raises(DataError, match=r"pieces\.json: field setup\.advantage_tokens: .*8 advantage tokens"):
-        load_catalogue(directory)
+def test_a_mix_of_kinds_or_a_bad_count_of_advantage_tokens_is_refused(tmp_path: Path):
+    """The tokens are one count ('8 Advantage tokens per player'): the designed mix of kinds the file held
+    before issue 41 is refused, as is a count out of range."""
+    old_mix = {"designed": True, "spotter": 2, "surge": 2, "open_road": 2, "heal": 2}
+    for value in (old_mix, -1, 17):
+        directory = _broken(tmp_path, lambda doc, v=value: doc["setup"].update(advantage_tokens=v))
+        with pytest.raises(DataError, match=r"pieces\.json: field setup\.advantage_tokens: "):
+            load_catalogue(directory)
 
 
 def test_a_missing_piece_and_bad_json_are_refused(tmp_path: Path):

@@ -97,14 +97,14 @@ def test_open_road_adds_one_movement_and_is_spent():
     assert "mv:E5:E8:r" in keys(state, 0) and "mv:E5:E8" not in keys(state, 0)
     rejected(state, 0, {"kind": "move", "unit": "E5", "to": "E8"}, "movement of 2")
     state, _ = play(state, 0, {"kind": "move", "unit": "E5", "to": "E8", "open_road": True})
-    assert at(state, "E8") is not None and state.players[0].tokens["open_road"] == 1
+    assert at(state, "E8") is not None and state.players[0].advantage_tokens == 7
 
 
 def test_units_move_and_attack_once_each_in_either_order():
     """'a unit can move, attack, move-attack or attack-move ... Units cannot attack-attack, move-move, or
     move-attack-move in one turn.'"""
     state = position([("gunner", 0, "E3"), ("gunner", 1, "E6"), ("gunner", 1, "J9")])
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     state.rng = dice_rng(1, 1, 3, 3)  # 3 + 2 against 2 + 6: no damage
     state, _ = play(state, 0, {"kind": "move", "unit": "E3", "to": "E4"})
     rejected(state, 0, {"kind": "move", "unit": "E4", "to": "E3"}, "no move-move")
@@ -116,7 +116,7 @@ def test_units_move_and_attack_once_each_in_either_order():
     rejected(state, 0, {"kind": "attack", "unit": "E4", "target": "E6"}, "no attack-attack")
     # attack first, then a move is still allowed, but not a second attack
     other = position([("gunner", 0, "E3"), ("gunner", 1, "E5"), ("gunner", 1, "J9")])
-    other.players[1].tokens["surge"] = 0
+    other.players[1].advantage_tokens = 0
     other.rng = dice_rng(1, 1, 3, 3)
     other, _ = play(other, 0, {"kind": "attack", "unit": "E3", "target": "E5"})
     assert "mv:E3:E2" in keys(other, 0)
@@ -130,7 +130,7 @@ def test_artillery_moves_or_attacks_not_both():
     state = position([("motorized-artillery", 0, "E3"), ("gunner", 1, "E6"), ("gunner", 1, "J9")])
     moved, _ = play(state, 0, {"kind": "move", "unit": "E3", "to": "E4"})
     rejected(moved, 0, {"kind": "attack", "unit": "E4", "target": "E6"}, "moves OR attacks")
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     fired, _ = play(state, 0, {"kind": "attack", "unit": "E3", "target": "E6"})
     rejected(fired, 0, {"kind": "move", "unit": "E3", "to": "E2"}, "moves OR attacks")
 

@@ -126,8 +126,8 @@ def check_invariants(state: IronAndBrassState) -> None:
     for seat, player in enumerate(state.players):
         assert player.gold >= 0 and player.crew >= 0
         assert player.gold == setup.gold + player.mined - player.spent
-        for token, count in setup.advantage_tokens.counts().items():
-            assert 0 <= player.tokens[token] <= count
+        assert 0 <= player.advantage_tokens <= setup.advantage_tokens
+        assert player.advantage_tokens + sum(player.played.values()) == setup.advantage_tokens
         for kind, trained in player.trained.items():
             spec = cards[kind]
             assert spec.military and trained <= spec.count
@@ -202,7 +202,7 @@ def test_two_thousand_random_games_end_with_the_invariants_kept():
     """2,000 complete games on every board size. To stay fast most are short (a turn limit of 1-2 rounds,
     the `max_rounds` safety net); every 200th plays to a victory or a 60-round limit. After every move: no
     negative gold or crew, gold = 8 + mined - spent, the shared marker and the mining rolls agree, tokens
-    within their mix, unit and structure counts within the token counts, one piece per square, one
+    left and played add up to 8, unit and structure counts within the token counts, one piece per square, one
     HQ/Fortress each while the game runs; listed choices always apply; random illegal moves are refused
     without touching the state; views hide the half-made choice and the rng."""
     started = time.perf_counter()

@@ -18,8 +18,8 @@ def test_setup_resources_tokens_and_base_rows():
     state = new_game(board_size=12)
     assert state.gold_left == 48
     assert all((p.gold, p.crew) == (8, 1) for p in state.players)
-    assert all(sum(p.tokens.values()) == 8 for p in state.players)
-    assert all(p.tokens == {"spotter": 2, "surge": 2, "open_road": 2, "heal": 2} for p in state.players)
+    assert all(p.advantage_tokens == 8 for p in state.players)
+    assert all(p.played == {"spotter": 0, "surge": 0, "open_road": 0, "heal": 0} for p in state.players)
     camp = {(p.owner, p.kind): p for p in state.pieces}
     assert len(state.pieces) == 4
     for seat, row in ((0, 0), (1, 11)):
@@ -132,7 +132,9 @@ def test_views_are_public_except_a_half_made_choice():
     state, _ = play(state, 0, {"kind": "pick", "item": "skirmisher"})
     public, own, other = GAME.view(state, None), GAME.view(state, 0), GAME.view(state, 1)
     assert public.picking is None and other.picking is None and own.picking == "build:skirmisher"
-    assert public.seats[1].gold == 20 and own.seats[1].tokens == other.seats[1].tokens
+    assert (
+        public.seats[1].gold == 20 and own.seats[1].advantage_tokens == other.seats[1].advantage_tokens == 8
+    )
     dumped = public.model_dump_json()
     assert '"rng"' not in dumped and "seed" not in dumped
     assert public.headline == "Round 1 - Alice: 4 actions left"

@@ -19,7 +19,7 @@ def _tank_vs_gunner(*rolls: int, surge: bool = False):
     state = position([("steam-tank", 0, "B3"), ("gunner", 1, "B5"), ("gunner", 1, "H8")])
     state.rng = dice_rng(*rolls)
     if not surge:
-        state.players[1].tokens["surge"] = 0
+        state.players[1].advantage_tokens = 0
     return state
 
 
@@ -88,7 +88,7 @@ def test_routine_actions_are_not_urgent():
     """GAMEPLAY OVERVIEW (text lines 126-161): mining, hiring, building, training and moving are the acting
     player's own turn: the post is edited in place, and so is a build becoming ready."""
     state = position([("gunner", 0, "C3"), ("barracks", 0, "B1"), ("gunner", 1, "H8")])
-    state.players[1].tokens["surge"] = 0
+    state.players[1].advantage_tokens = 0
     for kind in ("mine", "hire", "pick", "build", "move"):
         choice = next(c for c in GAME.legal_actions(state, 0) if c.action["kind"] == kind)
         state, events = play(state, 0, choice.action)
