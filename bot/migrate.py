@@ -17,7 +17,7 @@ from typing import Any
 from bot.app.service import GameService
 from bot.storage.database import parse_url
 from bot.storage.store import GameRecord, Store
-from rules import registry
+from rules import registry, words
 
 BATCH = 200
 """Games copied per transaction: bounded memory however large the source is."""
@@ -60,7 +60,9 @@ async def _copy_and_check(source: Store, target: Store, say: Callable[[str], Non
     for name, columns in tables.items():
         missing = set(columns) - set(target_tables.get(name, []))
         if missing:
-            raise MigrationRefused(f"the target has no column(s) {sorted(missing)} in table {name}.")
+            raise MigrationRefused(
+                f"the target has no {words.plural('column', len(missing))} {sorted(missing)} in table {name}."
+            )
     per_game = [
         "games",
         *sorted(name for name, cols in tables.items() if "game_id" in cols and name != "games"),
@@ -143,7 +145,7 @@ def print_report(report: Report, source: str, target: str, say: Callable[[str], 
         say(f"  {name}: {count} rows")
     say(f"{report.replayed} started games replayed to their stored snapshot")
     if report.problems:
-        say(f"{len(report.problems)} problem(s):")
+        say(f"{words.count(len(report.problems), 'problem')}:")
         for problem in report.problems:
             say(f"  - {problem}")
     else:

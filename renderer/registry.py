@@ -51,6 +51,9 @@ class Overlay:
     description: str
     paint: Callable[[View, str | None], bytes | Sheet]
     target: str = ""
+    refuse: Callable[[View, str], str | None] | None = None
+    """Why a target cannot be drawn, as a sentence naming what is wrong (a square off the map), or None;
+    asked before drawing, so a bad target is refused rather than drawn as an empty answer."""
 
     def _sheets(self, view: View, target: str | None) -> list[Sheet] | bytes:
         drawn = self.paint(view, target)

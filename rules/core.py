@@ -26,6 +26,8 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from rules import words
+
 Seat = int
 """A seat is its index in the game's player list (0 = first player to join)."""
 
@@ -192,20 +194,42 @@ class FlatRecord(Record):
 
 
 class OptionSpec(Model):
-    """One lobby option of a game; the bot builds its lobby controls from these."""
+    """One lobby option of a game; the bot builds its lobby controls from these.
+
+    `name` and a choice's values are keys (what `/game new options:` takes and a saved file holds);
+    players read `label` and `text(value)`, never a key."""
 
     name: str
     label: str
     kind: Literal["bool", "int", "choice"]
     default: bool | int | str
     description: str = ""
+    """What the option does, including what 0 means where 0 is allowed (random, the rules' default)."""
     choices: list[str] = Field(default_factory=list)
+    labels: dict[str, str] = Field(default_factory=dict)
+    """A choice option's values in words, e.g. {'per_card': '1 VP per stored building'}."""
+    zero: str = ""
+    """An int option's value 0 in words where 0 means something else than a count, e.g. 'random map'."""
     min: int | None = None
     max: int | None = None
     before: bool | int | str | None = None
     """The value a game created before this option existed plays with (None: `default`). An option added
     to change a rule keeps the games already under way on the rule they started with: their stored
     options (and saved files) lack it, and `Game.stored_options` fills this value in."""
+
+    def text(self, value: Any) -> str:
+        """The value in words: 'on'/'off', a choice's label, 0 as `zero` says, else the number."""
+        if self.kind == "bool":
+            return "on" if value else "off"
+        if self.kind == "choice":
+            return self.labels.get(str(value), str(value).replace("_", " "))
+        if value == 0 and self.zero:
+            return self.zero
+        return str(value)
+
+    def line(self, value: Any) -> str:
+        """'Stored building penalty: 1 VP per stored building', 'Turns: the guide's length'."""
+        return f"{self.label}: {self.text(value)}"
 
 
 class GameInfo(Model):
@@ -223,6 +247,17 @@ class GameInfo(Model):
     simultaneous: bool
     """Some steps ask several seats at once (secret bids, simultaneous purchases)."""
     options: tuple[OptionSpec, ...] = ()
+
+    def players_text(self) -> str:
+        """'2 players', '2–4 players' (the seats the game takes)."""
+        if self.min_players == self.max_players:
+            return words.count(self.min_players, "player")
+        return f"{self.min_players}–{self.max_players} players"
+
+    def option_lines(self, values: Mapping[str, Any]) -> list[str]:
+        """Every option of the game as its label and value in words (a value missing from `values`, as
+        in a game stored before the option existed, reads as its default)."""
+        return [spec.line(values.get(spec.name, spec.default)) for spec in self.options]
 
 
 class TradeGood(Model):
@@ -329,6 +364,8 @@ class Event(Model):
     """What a move did, one line each; public by default, with lines only one seat may read."""
 
     text: str
+    """The public line; empty when the move has nothing new to tell the table (a further secret choice
+    after 'alice is choosing cards.'), and then only `private` speaks."""
     private: dict[Seat, str] = Field(default_factory=dict)
     reveals: bool = False
     """True when hidden information or randomness came out (a draw, a die): such moves cannot be undone."""

@@ -34,6 +34,7 @@ from bot.app.text import MAX_CONTENT, escape_text, single_line
 from bot.app.timing import when_text
 from bot.storage.store import Delivery, GameRecord, SeatRecord
 from renderer.registry import marks_between, symbol_key
+from rules import words
 from rules.core import Event, Game, Result, Seat, View
 
 REPAINT_AFTER = 20.0
@@ -171,6 +172,13 @@ class Table:
     shown: tuple[Any, View] | None = None
     """(state, its public view) of the last announcement, when the caller kept it: a move's `before`
     is the previous move's `after`, whose view need not be made twice. Set to the move's own after."""
+    moves: int | None = None
+    """The game's effective moves once this move is made (`bot.app.numbering`): the number the post's
+    header shows. None: the version given to `announce` is shown (a start or an import, where the two
+    agree)."""
+
+    def move_number(self, version: int) -> int:
+        return version if self.moves is None else self.moves
 
 
 def announce(
@@ -197,8 +205,9 @@ def announce(
     newly = waiting - (rules.to_act(before) if before is not None else set())
     # A person's own move: its private lines were in their confirmation, and its news is their own.
     own = seat if seat is not None and not computer and note is None else None
-    lines = [f"• {one_line(event.text)}" for event in events]
-    if computer and lines and seat is not None and _names(events[0].text, seats, seat):
+    said = [event for event in events if event.text]  # an empty text: nothing public to tell
+    lines = [f"• {one_line(event.text)}" for event in said]
+    if computer and lines and seat is not None and _names(said[0].text, seats, seat):
         lines[0] = "• 🤖 " + lines[0][2:]
     if note:  # the bot's own words, with any name in them escaped by whoever wrote the note
         lines.insert(0, " ".join(note.split()))
@@ -322,7 +331,7 @@ def _post(
     rules, game, seats = table.rules, table.game, table.seats
     live = table.live or Live()
     name = rules.info.name
-    header = f"**{name}** · the game begins" if opening else f"**{name}** · move {version}"
+    header = f"**{name}** · the game begins" if opening else f"**{name}** · move {table.move_number(version)}"
     shown = live.fresh + lines
     footer = _footer(table, public, result)
     pinged = sorted(seats[seat].user_id for seat in ping)
@@ -432,9 +441,7 @@ def _compose(header: str, lines: list[str], footer: list[str]) -> str:
     kept = list(lines)
     dropped = 0
     while True:
-        shown = (
-            [f"• … {dropped} earlier line{'s' if dropped != 1 else ''}: `/log`"] if dropped else []
-        ) + kept
+        shown = ([f"• … {words.count(dropped, 'earlier line')}: `/log`"] if dropped else []) + kept
         text = "\n".join([header, *shown, *footer])
         if len(text) <= MAX_CONTENT or not kept:
             return text[:MAX_CONTENT]
@@ -471,7 +478,7 @@ def _followers(
     if not table.followers:
         return []
     info, game = table.rules.info, table.game
-    head = f"**{info.name}** in <#{game.channel_id}> · move {version}"
+    head = f"**{info.name}** in <#{game.channel_id}> · move {table.move_number(version)}"
     tail = [("🏁 " + one_line(result.reason)) if result else f"**{one_line(public.headline)}**"]
     text = _compose(head, lines, tail)
     rows = [
@@ -488,7 +495,7 @@ def _followers(
 
 def _alt(view: View, events: list[Event], *, opening: bool = False) -> str:
     """`opening`: the events are what setup rolled or decided, not a move."""
-    said = " ".join(single_line(event.text) for event in events)  # alt text shows as typed
+    said = " ".join(single_line(event.text) for event in events if event.text)  # alt text shows as typed
     return picture_alt(view, (("At the start: " if opening else "Last move: ") + said) if events else "")
 
 

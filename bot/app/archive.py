@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.app import untrusted
 from bot.app.text import clip, escape_text, quoted
+from rules import words
 from rules.core import Event, Game, Rejection, RuleError
 
 log = logging.getLogger(__name__)
@@ -165,8 +166,8 @@ def read(raw: bytes, rules_for: Callable[[str], Game | None]) -> tuple[Archive, 
         )
     if not rules.info.min_players <= len(archive.seats) <= rules.info.max_players:
         raise ArchiveError(
-            f"That saved game has {len(archive.seats)} seats; {rules.info.name} seats "
-            f"{rules.info.min_players} to {rules.info.max_players}."
+            f"That saved game has {words.count(len(archive.seats), 'seat')}; {rules.info.name} takes "
+            f"{rules.info.players_text()}."
         )
     return archive, rules
 

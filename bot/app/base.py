@@ -9,6 +9,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from bot.app import numbering
 from bot.app.clock import Clock
 from bot.app.locks import KeyedLocks
 from bot.app.refusals import UserError
@@ -30,6 +31,8 @@ class ServiceBase:
         #: Each game's latest state with its public view, as the last move's announcement made it.
         self._shown: OrderedDict[int, Any] = OrderedDict()
         self._cache_size = cache_size
+        self._move_counts: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        """Each game's effective moves (`bot.app.numbering`) at a version: (version, moves)."""
         self._turn_logs: OrderedDict[int, Any] = OrderedDict()
         """The undo planner's kept turn keys per game (`bot.app.undo_requests.TurnLog`)."""
         #: Called after this process stored new timers, which may be due before the scheduler's next look.
@@ -49,8 +52,21 @@ class ServiceBase:
     async def open_game(self, channel_id: int) -> GameRecord:
         game = await self.store.open_game_in(channel_id)
         if game is None:
-            raise UserError("There is no game in this channel. Start one with `/game new`.")
+            raise UserError(await self._no_open_game(channel_id))
         return game
+
+    async def _no_open_game(self, channel_id: int) -> str:
+        """Why a command for the channel's game finds none: the last game has ended (say so, and how),
+        or there never was one."""
+        last = await self.store.latest_game_in(channel_id)
+        if last is None:
+            return "There is no game in this channel. Start one with `/game new`."
+        name = self.rules_for(last.kind).info.name
+        how = "was abandoned" if last.status == GameStatus.ABANDONED else "is over"
+        return (
+            f"The last game in this channel ({name}, game #{last.id}) {how}: nothing more can be played,"
+            " undone or changed in it. Start a new one with `/game new`."
+        )
 
     async def active_game(self, channel_id: int) -> GameRecord:
         game = await self.open_game(channel_id)
@@ -84,6 +100,25 @@ class ServiceBase:
         self._states.move_to_end(game_id)
         while len(self._states) > self._cache_size:
             self._states.popitem(last=False)
+
+    async def move_count(self, game: GameRecord) -> int:
+        """The game's effective moves (`bot.app.numbering`): the one move count players are shown.
+        Kept per game while its version stands; otherwise counted from the log's size and its undo
+        entries, without reading the moves themselves."""
+        cached = self._move_counts.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            self._move_counts.move_to_end(game.id)
+            return cached[1]
+        entries, undos = await self.store.log_size(game.id, numbering.UNDO_MARK)
+        count = numbering.effective_count(entries, undos)
+        self._count_moves(game.id, game.version, count)
+        return count
+
+    def _count_moves(self, game_id: int, version: int, count: int) -> None:
+        self._move_counts[game_id] = (version, count)
+        self._move_counts.move_to_end(game_id)
+        while len(self._move_counts) > self._cache_size:
+            self._move_counts.popitem(last=False)
 
     async def view(self, game: GameRecord, seat: Seat | None) -> View:
         return self.rules_for(game.kind).view(await self.state(game), seat)

@@ -4,14 +4,22 @@ turn, the games waiting on a player, statistics and the printable history.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
+from bot.app import numbering
 from bot.app.base import ServiceBase
 from bot.app.undo import UNDO, undone_count
 from bot.storage.store import ActionRecord, GameRecord, GameStatus
 from rules.core import Result
+
+
+class SinceLastTurn(NamedTuple):
+    version: int
+    """The log version of the caller's last move (0: none), to draw the board as it stood then."""
+    move: int
+    """Its move number (`bot.app.numbering`), as players are told it."""
+    lines: list[str]
 
 
 class HistoryReads(ServiceBase):
@@ -72,12 +80,17 @@ class HistoryReads(ServiceBase):
                 found.append((game, (await self.view(game, None)).headline))
         return found
 
-    async def since_last_turn(self, game: GameRecord, user_id: int) -> tuple[int, list[str]]:
+    async def since_last_turn(self, game: GameRecord, user_id: int) -> SinceLastTurn:
         """What happened since the caller last acted: public lines, with their own private lines instead
-        where they have one. Returns (the version of their last move, 0 if none; the lines)."""
+        where they have one."""
         seat = await self.require_seat(game, user_id)
         records = await self.store.actions(game.id)
-        last = max((r.version for r in records if r.seat == seat.seat and r.user_id == user_id), default=0)
+        mine = [
+            entry
+            for entry in numbering.numbered(records)
+            if entry.record.seat == seat.seat and entry.record.user_id == user_id
+        ]
+        last = mine[-1].record.version if mine else 0
         lines = []
         for record in records:
             if record.version <= last:
@@ -86,8 +99,9 @@ class HistoryReads(ServiceBase):
                 private = event.get("private", {}).get(str(seat.seat)) or event.get("private", {}).get(
                     seat.seat
                 )
-                lines.append(private or event["text"])
-        return last, lines
+                if private or event["text"]:
+                    lines.append(private or event["text"])
+        return SinceLastTurn(last, mine[-1].move if mine else 0, lines)
 
     async def stats(
         self, *, user_id: int | None = None, guild_id: int | None = None, kind: str | None = None
@@ -121,7 +135,7 @@ class HistoryReads(ServiceBase):
         return {"per_game": per_game, "players": players, "streak": streak}
 
     async def move_times(self, user_id: int) -> float | None:
-        """The caller's average hours between the move before theirs and their own move."""
+        """The caller's average seconds between the move before theirs and their own move."""
         gaps: list[float] = []
         for game in await self.store.list_games(user_id=user_id, limit=200):
             records = await self.store.actions(game.id)
@@ -129,7 +143,7 @@ class HistoryReads(ServiceBase):
                 if after.user_id == user_id and before.user_id != user_id:
                     start = datetime.fromisoformat(before.created_at)
                     end = datetime.fromisoformat(after.created_at)
-                    gaps.append((end - start).total_seconds() / 3600)
+                    gaps.append((end - start).total_seconds())
         return sum(gaps) / len(gaps) if gaps else None
 
     async def history_text(self, game: GameRecord) -> str:
@@ -139,13 +153,20 @@ class HistoryReads(ServiceBase):
         lines = [
             f"{rules.info.name} - game #{game.id} - seed {game.seed}",
             "Players: " + ", ".join(f"{s.seat + 1}. {s.name}" for s in seats),
-            f"Options: {json.dumps(game.options, sort_keys=True)}",
+            "Options: " + ("; ".join(rules.info.option_lines(game.options)) or "none"),
             f"Started {game.created_at}; status {game.status.value}",
+            "Each line starts with its move number: the moves that stand, as the turn posts and a saved"
+            " file count them; a move taken back by an undo is marked, and the next move takes its number.",
             "",
         ]
-        for record in await self.store.actions(game.id):
-            for event in record.events:
-                lines.append(f"[{record.version:>4}] {record.created_at}  {event['text']}")
+        for entry in numbering.numbered(await self.store.actions(game.id)):
+            if entry.undo:
+                mark = f"[back to {entry.move:>3}]"
+            else:
+                mark = f"[move {entry.move:>3}{', taken back' if entry.undone else ''}]"
+            for event in entry.record.events:
+                if event["text"]:
+                    lines.append(f"{mark} {entry.record.created_at}  {event['text']}")
         if game.result:
             result = Result.model_validate_json(game.result)
             lines += ["", "Result: " + result.reason]
@@ -157,5 +178,5 @@ class HistoryReads(ServiceBase):
     async def log_lines(self, game: GameRecord, limit: int = 20) -> list[str]:
         lines: list[str] = []
         for record in await self.store.actions(game.id, limit=limit):
-            lines.extend(event["text"] for event in record.events)
+            lines.extend(event["text"] for event in record.events if event["text"])
         return lines[-limit:]

@@ -17,7 +17,7 @@ from bot.app.lobby import LobbyActions, Started
 from bot.app.refusals import UserError
 from bot.app.text import clean_name, escape_text
 from bot.storage.store import GameRecord, GameStatus, SeatRecord
-from rules import registry
+from rules import registry, words
 from rules.core import Event, Game
 
 
@@ -96,7 +96,9 @@ class Imports(LobbyActions):
         if game.status == GameStatus.LOBBY and (imported := await self._imported(game)) is not None:
             wanted = len(player_seats(imported[0]))
             if len(await self.store.seats(game.id)) >= wanted and not await self.seat_of(game, user_id):
-                raise UserError(f"This saved game has {wanted} players' seats, and they are all taken.")
+                raise UserError(
+                    f"This saved game has {words.count(wanted, 'player seat')}, and they are all taken."
+                )
         return await super().join(channel_id, user_id, name)
 
     async def place(self, channel_id: int, user_id: int, player_id: int, saved_seat: int) -> tuple[str, str]:
@@ -136,7 +138,7 @@ class Imports(LobbyActions):
         takers = assignment(saved, people, seat_map)
         wanted = len(player_seats(saved))
         lines = [
-            f"📂 From a saved game: {len(saved.moves)} moves; it goes on where it was saved, with "
+            f"📂 From a saved game, saved at move {len(saved.moves)}: it goes on from there, with "
             f"{wanted} {'person' if wanted == 1 else 'people'} in its seats:"
         ]
         for index, seat in enumerate(saved.seats):
@@ -168,7 +170,7 @@ class Imports(LobbyActions):
         wanted = player_seats(saved)
         if len(people) != len(wanted):
             raise UserError(
-                f"This saved game has {len(wanted)} players' seats and {len(people)} "
+                f"This saved game has {words.count(len(wanted), 'player seat')} and {len(people)} "
                 f"{'person has' if len(people) == 1 else 'people have'} joined: it starts when they match."
             )
         names = {person.user_id: person.name for person in people}
@@ -203,7 +205,11 @@ class Imports(LobbyActions):
         table = await self._announcing(game, seats, live=False)
         table.deadlines = {seat: due for seat, kind, due in timers if kind == "deadline"}
         moves = len(saved.moves)
-        told = Event(text=f"Carried on from a saved game: {moves} move{'s' if moves != 1 else ''} replayed.")
+        told = Event(
+            text=f"Carried on from a saved game at move {moves}."
+            if moves
+            else "Carried on from a saved game at its start."
+        )
         owed = announcer.announce(table, moves, None, state, [told], None)
         logged = [
             (move.seat, move.action, [event.model_dump(mode="json") for event in applied])

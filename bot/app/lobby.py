@@ -145,9 +145,10 @@ class LobbyActions(Decisions):
         return Started(game=started, rules=rules, seats=seats, state=state)
 
     async def abandon(
-        self, channel_id: int, user_id: int, *, is_admin: bool
+        self, channel_id: int, user_id: int, *, is_admin: bool, name: str = ""
     ) -> tuple[GameRecord, bool, list[str]]:
-        """Returns (game, abandoned?, names still to agree). Admins end it at once; players all agree.
+        """Returns (game, abandoned?, names still to agree). Admins end it at once (`name`: theirs, said
+        in the channel, unpinged); players all agree, and then no one of them ended it alone.
         A game in progress is ended by a decision (`bot.app.decisions`): under its lock, announced in
         the channel in the same transaction, and only once."""
         game = await self.open_game(channel_id)
@@ -176,7 +177,11 @@ class LobbyActions(Decisions):
                 missing_names = still_to_agree(seats, votes | {user_id})
                 if missing_names:
                     return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), (game, False, missing_names))
-            said = f"🛑 The game was abandoned by <@{user_id}>."
+            said = (
+                f"🛑 The game was abandoned by a moderator, {escape_text(name)}."
+                if is_admin
+                else "🛑 The game was abandoned by vote of the players."
+            )
             asked = sorted(votes - {user_id})  # who asked before: told, with a ping, that it is done
             if asked:
                 said += " " + " ".join(f"<@{user}>" for user in asked) + ": done, as you asked."

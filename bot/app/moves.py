@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app import announcer
+from bot.app import announcer, numbering
 from bot.app.autoplay import automated
 from bot.app.metrics import Metrics
 from bot.app.refusals import Refusal, UserError
@@ -42,6 +42,8 @@ class Move:
     after: Any
     events: list[Event]
     result: Result | None
+    label: str | None = None
+    """The label of the choice played, when the move was picked from the seat's choices."""
 
     @property
     def version(self) -> int:
@@ -113,6 +115,7 @@ class MoveActions(TableClock):
         started = time.perf_counter()
         rules = self.rules_for(game.kind)
         before = await self.state(game)
+        label: str | None = None
         if seat not in rules.to_act(before):
             waiting = ", ".join(seats[s].name for s in sorted(rules.to_act(before)))
             raise UserError(
@@ -129,6 +132,7 @@ class MoveActions(TableClock):
             if chosen is None:
                 raise UserError("That choice is not available any more; here is where it stands.")
             action = chosen.action
+            label = chosen.label
         if action is None:
             raise UserError("Pick a move from the list.")
         if isinstance(action, str):
@@ -150,6 +154,7 @@ class MoveActions(TableClock):
             interaction_id,
             note=note,
         )
+        move.label = label
         if self.metrics is not None:
             self.metrics.moves.labels(game.kind).inc()
             self.metrics.move_seconds.labels(game.kind).observe(time.perf_counter() - started)
@@ -184,6 +189,7 @@ class MoveActions(TableClock):
         table.shown = self._shown.get(game.id)
         kept = {s: due for s, due in table.deadlines.items() if s in waiting_after}
         table.deadlines = kept | {s: due for s, kind, due in timers if kind == "deadline"}
+        table.moves = numbering.after(await self.move_count(game), action_json)
         computer = note is None and user_id <= 0  # an AI seat, or a dropped seat on autopilot
         owed = announcer.announce(
             table, game.version + 1, before, after, events, result, note=note, computer=computer, seat=seat
@@ -217,6 +223,7 @@ class MoveActions(TableClock):
         self._shown.move_to_end(game.id)
         while len(self._shown) > self._cache_size:
             self._shown.popitem(last=False)
+        self._count_moves(game.id, version, table.moves)
         self._timers_planned(timers)
         self._outbox_written()
         committed = game.model_copy(  # the record as stored now, state included (the cache may forget it)

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
+from rules import words
+
 COMPUTER_MU = {1: 18.0, 2: 25.0, 3: 32.0}
 """Designed: the fixed skill of a computer seat per `ai_strength` (openskill's default newcomer is 25)."""
 COMPUTER_SIGMA = 1.0
@@ -53,6 +55,9 @@ class FinishedGame:
     guild_id: int | None
     finished_at: str
     places: Sequence[Sequence[RatedSeat]]
+    no_winner: bool = False
+    """The game's own result says nobody won (`Result.no_winner`: City Heroes lost to the rival city).
+    The places still order the seats for the rating, but no place counts as a win."""
 
 
 @dataclass
@@ -81,8 +86,8 @@ class Standing:
         change = recent[-1] - recent[0]
         arrow = "▲" if change > 0.05 else "▼" if change < -0.05 else "="
         span = len(recent) - 1
-        words = f"{arrow} {abs(change):.1f} over the last {span} game{'s' if span != 1 else ''}"
-        return f"{words} {sparkline(recent)}"
+        said = f"{arrow} {abs(change):.1f} over the last {words.count(span, 'game')}"
+        return f"{said} {sparkline(recent)}"
 
 
 def sparkline(values: Sequence[float]) -> str:
@@ -118,7 +123,7 @@ def rate(games: Iterable[FinishedGame]) -> dict[int, Standing]:
         for index, standing, rank in people:
             standing.mu, standing.sigma = updated[index][0].mu, updated[index][0].sigma
             standing.played += 1
-            standing.won += rank == 0
+            standing.won += rank == 0 and not game.no_winner  # `Result.winners`: a shared first place wins
             standing.history.append(standing.rating)
     return standings
 

@@ -33,6 +33,8 @@ class Export:
     missing: list[str]
     agreed: tuple[int, ...] = ()
     """Who agreed to save the game in progress (the caller included): each is owed the file."""
+    moves: int = 0
+    """The effective moves the file holds (`bot.app.numbering`): what `/game import` replays."""
 
     @property
     def filename(self) -> str:
@@ -94,7 +96,7 @@ class Saves(Decisions):
             exported_at=datetime.fromtimestamp(self.clock.now(), UTC).isoformat(timespec="seconds"),
             source=f"game #{game.id}",
         )
-        return Export(game, data, [], tuple(sorted(agreed)))
+        return Export(game, data, [], tuple(sorted(agreed)), len(moves))
 
     async def replay_frames(
         self, channel_id: int, game_id: int | None = None

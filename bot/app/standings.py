@@ -31,7 +31,9 @@ def _finished(game: GameRecord, seats: list[SeatRecord]) -> FinishedGame:
     strength = int(game.table_settings.get("ai_strength", 2))
     by_seat = {seat.seat: RatedSeat(seat.user_id, seat.name, strength) for seat in seats}
     places = [[by_seat[s] for s in group if s in by_seat] for group in result.ranking]
-    return FinishedGame(game.id, game.kind, game.guild_id, game.finished_at or game.updated_at, places)
+    return FinishedGame(
+        game.id, game.kind, game.guild_id, game.finished_at or game.updated_at, places, result.no_winner
+    )
 
 
 class Standings(ServiceBase):

@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel, Field
 
+from rules import words
+
 HOUR = 3600.0
 MAX_REMINDERS = 5
 """After this many reminders for one decision the bot stops nagging; the deadline (if any) decides."""
@@ -177,6 +179,33 @@ def deadline_due(
 def discord_time(when: float, style: str = "F") -> str:
     """A Discord timestamp: every reader's client shows it in their own local time and language."""
     return f"<t:{int(when)}:{style}>"
+
+
+def duration_text(seconds: float) -> str:
+    """A span of time in the unit that reads best: '40 seconds', '12 minutes', '1 hour', '3.5 hours',
+    '2 days' (seconds under a minute, minutes under an hour, hours under two days, days after)."""
+    if seconds < 1:
+        return "under a second"
+    if seconds < 59.5:
+        return words.count(round(seconds), "second")
+    if seconds < 59.5 * 60:
+        return words.count(round(seconds / 60), "minute")
+    if seconds < 47.95 * HOUR:
+        return _amount(seconds / HOUR, "hour")
+    return _amount(seconds / (24 * HOUR), "day")
+
+
+def hours_text(hours: float) -> str:
+    """A setting given in hours ('reminder_hours: 0.5') as `duration_text` words it: '30 minutes'."""
+    return duration_text(hours * HOUR)
+
+
+def _amount(value: float, unit: str) -> str:
+    """'1 hour', '3.5 hours', '2 days': one decimal, none when it is whole."""
+    rounded = round(value, 1)
+    if rounded == int(rounded):
+        return words.count(int(rounded), unit)
+    return f"{rounded:g} {words.plural(unit)}"
 
 
 def when_text(when: float) -> str:

@@ -555,20 +555,22 @@ def lobby_view(game_id: int, options: tuple[OptionSpec, ...], values: dict[str, 
 
 
 def _option_select(spec: OptionSpec, current: Any, row: int) -> discord.ui.Select:
+    """The option's values in words (`OptionSpec.text`: a choice's label, what 0 means), keyed by the
+    value `resolve_options` takes."""
     if spec.kind == "bool":
-        pairs = [("On", "on"), ("Off", "off")]
+        pairs = [(spec.text(True), "on"), (spec.text(False), "off")]
         chosen = "on" if current else "off"
     elif spec.kind == "choice":
-        pairs = [(value, value) for value in spec.choices]
+        pairs = [(spec.text(value), value) for value in spec.choices]
         chosen = str(current)
     else:
         low = spec.min if spec.min is not None else 0
         high = spec.max if spec.max is not None else low + 24
         values = _spread(low, high, int(current))
-        pairs = [(str(value), str(value)) for value in values]
+        pairs = [(spec.text(value), str(value)) for value in values]
         chosen = str(current)
     return discord.ui.Select(
-        placeholder=clip(f"{spec.label}: {chosen}", 150),
+        placeholder=clip(spec.line(current), 150),
         options=[
             discord.SelectOption(
                 label=clip(f"{spec.label}: {label}", 100), value=value, default=value == chosen

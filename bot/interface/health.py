@@ -18,6 +18,8 @@ from typing import Any
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from bot.app.timing import duration_text
+
 log = logging.getLogger(__name__)
 
 STUCK_AFTER = 600.0
@@ -64,7 +66,7 @@ class Health:
             found.append(f"the database does not answer ({type(error).__name__})")
         else:
             if oldest > STUCK_AFTER:
-                found.append(f"the oldest owed post has waited {oldest / 60:.0f} minutes ({depth} waiting)")
+                found.append(f"the oldest owed post has waited {duration_text(oldest)} ({depth} waiting)")
         return found
 
     async def healthz(self, request: web.Request) -> web.Response:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from bot.interface.components import ROOT, path_to, subgroup_of
+from rules import words as wording
 from rules.core import Choice
 
 MAX_SUGGESTIONS = 25
@@ -126,7 +127,7 @@ def _group_entry(
     """One autocomplete entry for many variants; picking it opens the menu that holds them."""
     path = path_to(choices, everyone)
     best = max(m[0] for m in members)
-    name = f"{_clip(title, 80)} … ({len(members)} ways)"
+    name = f"{_clip(title, 80)} … ({wording.count(len(members), 'way')})"
     return (2, -best, min(m[1] for m in members)), Suggestion(name, f"{menu}:grp:{path}"), group
 
 

@@ -415,6 +415,16 @@ class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
             for row in rows
         ]
 
+    async def log_size(self, game_id: int, marker: str) -> tuple[int, list[dict[str, Any]]]:
+        """How many entries the game's action log has, and the actions of the entries whose stored
+        action contains `marker` (the undo entries, to count effective moves without reading the log)."""
+        row = await self._db.fetchone("SELECT COUNT(*) AS n FROM actions WHERE game_id = ?", (game_id,))
+        rows = await self._db.fetchall(
+            "SELECT action FROM actions WHERE game_id = ? AND action LIKE ? ORDER BY version",
+            (game_id, f"%{marker}%"),
+        )
+        return int(row["n"]) if row else 0, [json.loads(r["action"]) for r in rows]
+
     # ---- players, guilds, followers ---------------------------------------------------------------
     async def player(self, user_id: int) -> dict[str, Any] | None:
         row = await self._db.fetchone("SELECT * FROM players WHERE user_id = ?", (user_id,))

@@ -152,12 +152,21 @@ def _range_overlay(view: View, target: str | None) -> bytes:
     return render_range(view, target or "")
 
 
+def _range_refusal(view: View, target: str) -> str | None:
+    """'Z99 is not on the map (A1–P16)': the board's size is an option, so its corners are named."""
+    size = game_view(view).size
+    if parse_square(target, size) is not None:
+        return None
+    return f"{target.strip().upper()[:8]} is not on the map (A1–{COLUMNS[size - 1]}{size})."
+
+
 OVERLAYS = (
     Overlay(
         name="range",
         description="Where the unit on a square can move (green) and attack (red)",
         paint=_range_overlay,
         target="the unit's square, e.g. C5",
+        refuse=_range_refusal,
     ),
     Overlay(
         name="players",

@@ -138,7 +138,11 @@ class CityHeroes(Game[CityHeroesState]):
                 default=0,
                 min=0,
                 max=999_999_999,
-                description="The same seed gives the same map (0: a map from the game's own seed).",
+                description=(
+                    "A number for the map: the same number always gives the same map; 0 (the default): a "
+                    "random map, drawn from the game's own seed."
+                ),
+                zero="random map",
             ),
             OptionSpec(
                 name="turns",
@@ -147,7 +151,11 @@ class CityHeroes(Game[CityHeroesState]):
                 default=0,
                 min=0,
                 max=20,
-                description="0: the guide's length (12 solo, 10 for 2-3 players, 9 for 4, 8 for 5).",
+                description=(
+                    "How many turns the game lasts; 0 (the default): the guide's length (12 solo, 10 for "
+                    "2–3 players, 9 for 4, 8 for 5)."
+                ),
+                zero="the guide's length (12 solo, 10 for 2–3 players, 9 for 4, 8 for 5)",
             ),
             OptionSpec(
                 name="round_actions",

@@ -1,5 +1,9 @@
 """The end of City Heroes: each player's score, the ranking and the `Result` (if the city's prestige
-is below the rival's, everybody loses)."""
+is below the rival's, everybody loses).
+
+The guide counts the end in influence points (influence + 1 per natural resource + 2 per good + 1 per 3
+ducats); the reason calls that total the *score*, as the pictures' Score and Total columns do, so it is
+never read as the influence a player holds (the Infl column, often 0 at the end)."""
 
 from __future__ import annotations
 
@@ -48,19 +52,17 @@ def _how(
     tied = [seat for seat in seats if breakdown[seat]["score"] == best]
     ducats = breakdown[ranking[0][0]]["ducats"]
     if len(ranking[0]) > 1:
-        return f"{names} share the win with {best} influence and {words.count(ducats, 'ducat')} each"
+        return f"{names} share the win with a score of {best} and {words.count(ducats, 'ducat')} each"
     if len(tied) > 1:
         others = [seat for seat in tied if seat not in ranking[0]]
         return (
-            f"{words.listed(name[seat] for seat in tied)} tie on {best} influence and {names} wins "
+            f"{words.listed(name[seat] for seat in tied)} tie on a score of {best} and {names} wins "
             f"on ducats, {ducats} to {breakdown[others[0]]['ducats']}"
         )
     if len(seats) > 1:
         second = ranking[1][0]
-        return (
-            f"{names} wins with the most influence, {best} to {name[second]}'s {breakdown[second]['score']}"
-        )
-    return f"{names} wins with {best} influence"
+        return f"{names} wins with the highest score, {best} to {name[second]}'s {breakdown[second]['score']}"
+    return f"{names} wins with a score of {best}"
 
 
 def result(state: State) -> Result | None:
@@ -77,7 +79,7 @@ def result(state: State) -> Result | None:
         best = breakdown[ranking[0][0]]["score"]
         reason = (
             f"The city's prestige {state.prestige} is below the rival's {state.rival_prestige}, "
-            f"so everybody loses (most influence: {names}, {best})."
+            f"so everybody loses (highest score: {names}, {best})."
         )
     else:
         city = f"The city's prestige {state.prestige} beats the rival's {state.rival_prestige}"

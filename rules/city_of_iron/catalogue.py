@@ -74,7 +74,7 @@ def _building(data: GameData, building: BuildingType, name: str) -> CatalogueEnt
         summary.append(f"{draws} draw")
     if building.capacity:
         details.append(("Building spaces", f"+{building.capacity} in its city"))
-        summary.append(f"+{building.capacity} spaces")
+        summary.append(f"+{words.count(building.capacity, 'space')}")
     if building.vp_bonus:
         details.append(("VP", f"+{building.vp_bonus} at scoring while 1st or 2nd in its good"))
         summary.append(f"+{building.vp_bonus} VP")
@@ -135,12 +135,12 @@ def _town(data: GameData, town: TownType) -> CatalogueEntry:
     if town.capacity:
         lands = ", ".join(LAND_NAMES[land] for land in town.lands)
         details.append(("Holds buildings", f"{town.capacity}, like a city ({lands})"))
-        summary.append(f"holds {town.capacity} buildings")
+        summary.append(f"holds {words.count(town.capacity, 'building')}")
     if town.choose_good:
         details.append(("Goods", f"{town.choose_good} of one good you own, chosen at every End Round"))
         summary.append(f"{town.choose_good} of a good you choose")
     if town.counts_as > 1:
-        details.append(("End-game bonus", f"counts as {town.counts_as} towns"))
+        details.append(("End-game bonus", f"counts as {words.count(town.counts_as, 'town')}"))
     removed = [good for good in town.goods if good in ("bottled_demons", "ore")]
     if "bottled_demons" in removed:
         details.append(("Players", "removed with 2 or 3 players (Demon town)"))

@@ -78,6 +78,7 @@ OPTIONS = (
         kind="choice",
         default="random",
         choices=["random", "pick"],
+        labels={"random": "dealt at random", "pick": "picked in seat order"},
         description="Deal nations at random, or let each player pick one in seat order.",
     ),
     OptionSpec(
@@ -100,6 +101,7 @@ OPTIONS = (
         kind="choice",
         default="per_card",
         choices=["per_card", "per_two"],
+        labels={"per_card": "1 VP per stored building", "per_two": "1 VP per 2 stored buildings"},
         description="At game end lose 1 VP per stored building, or 1 VP per 2 stored buildings.",
     ),
 )

@@ -86,7 +86,7 @@ class IronBridgeGorge(Game[IronBridgeGorgeState]):
         max_players=6,
         summary=(
             "Ironmasters of the Severn Gorge: bid for initiative, take opportunity cards, build mines and "
-            "works that pay each other for their requirements, trade, and score majorities over 25 rounds."
+            "works that pay each other for their requirements, trade, and score majorities round after round."
         ),
         hidden_information=True,
         randomness=True,

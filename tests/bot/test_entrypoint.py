@@ -123,7 +123,7 @@ def test_local_console_prints_embeds_and_clicks_an_earlier_message(tmp_path):
     # /rules: title, the list of topics, the footer
     assert "── [2] #table · only bob sees this" in out
     assert "┃ « Iron Bridge Gorge · rules »" in out
-    assert "`/rules game:iron-bridge-gorge topic:overview`" in out and "┃ — 2-6 players" in out
+    assert "`/rules game:iron-bridge-gorge topic:overview`" in out and "┃ — 2–6 players" in out
     # /card: title, inline fields sharing a line, a field of its own
     assert "┃ « Coal Mine »" in out
     assert "┃ Type: F Fuel │ Mark: none │ Build cost: 5 coins" in out

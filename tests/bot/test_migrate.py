@@ -116,7 +116,7 @@ async def test_a_game_that_does_not_replay_is_reported_and_the_exit_code_says_so
 
     assert await _migrate(source_url, store_url) == 1
     out = capsys.readouterr().out
-    assert "2 problem(s)" in out
+    assert "2 problems:" in out
     assert "game #1 (test-highcard, finished): the replayed state differs from the stored snapshot" in out
     assert "game #2 (test-highcard, finished): the action log does not replay" in out
     assert "game #3" not in out

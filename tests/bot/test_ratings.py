@@ -4,8 +4,14 @@ finished games in the order they ended, computer seats at a fixed strength."""
 from __future__ import annotations
 
 import itertools
+import random
+
+import pytest
 
 from bot.app.ratings import COMPUTER_MU, FinishedGame, RatedSeat, leaderboard, rate, sparkline
+from bot.app.standings import _finished
+from bot.storage.store import GameRecord, GameStatus, SeatRecord
+from tests.support.playouts import offered_games
 
 ALICE, BOB, CAROL = RatedSeat(1, "Alice"), RatedSeat(2, "Bob"), RatedSeat(3, "Carol")
 _ids = itertools.count(1)
@@ -73,3 +79,54 @@ def test_many_wins_climb_and_the_trend_says_so():
 def test_sparkline_spans_low_to_high():
     assert sparkline([0, 1, 2]) == "▁▅█"
     assert sparkline([3, 3]) == "▄▄"
+
+
+SHORT = {"city-heroes": {"turns": 1}, "iron-bridge-gorge": {"rounds": 1}, "iron-and-brass": {"max_rounds": 1}}
+"""Options that end each game within a few dozen moves (City of Iron has no length option)."""
+
+
+def _ended(rules, players: int, seed: int):
+    """A game played to its end by the clock's own choice for each seat (a pass where there is one)."""
+    state = rules.setup([f"P{seat}" for seat in range(players)], SHORT.get(rules.info.id, {}), seed)
+    rng = random.Random(seed)
+    while rules.result(state) is None:
+        seat = min(rules.to_act(state))
+        choice = rules.timeout_choice(state, seat, "default") or rng.choice(rules.legal_actions(state, seat))
+        state = rules.apply(state, seat, choice.action).state
+    return rules.result(state)
+
+
+@pytest.mark.parametrize("rules", offered_games(), ids=lambda rules: rules.info.id)
+def test_wins_come_from_each_games_own_result(rules):
+    """Issue 36: a City Heroes game that ended 'Nobody wins this time' counted a win for its first place
+    ('alice: 1 won of 2'). A win is now what the game's `Result` says: its winners (a shared first place
+    wins for each), none when it says nobody won; City Heroes' one-turn game is lost to the rival city."""
+    players = 3 if rules.info.max_players > 2 else 2
+    result = _ended(rules, players, seed=5)
+    if rules.info.id == "city-heroes":
+        assert result.no_winner and result.winners == []
+    record = GameRecord(
+        id=1,
+        kind=rules.info.id,
+        guild_id=7,
+        channel_id=9,
+        host_id=100,
+        status=GameStatus.FINISHED,
+        options={},
+        seed=5,
+        version=1,
+        state=None,
+        result=result.model_dump_json(),
+        created_at="2026-11-01T12:00:00",
+        updated_at="2026-11-01T12:00:00",
+        finished_at="2026-11-01T12:00:00",
+    )
+    seats = [
+        SeatRecord(game_id=1, seat=seat, user_id=100 + seat, name=f"P{seat}", dm_closed=False)
+        for seat in range(players)
+    ]
+    standings = rate([_finished(record, seats)])
+    assert {user: standing.won for user, standing in standings.items()} == {
+        100 + seat: int(seat in result.winners) for seat in range(players)
+    }
+    assert all(standing.played == 1 for standing in standings.values())

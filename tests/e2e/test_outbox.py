@@ -318,7 +318,11 @@ async def test_a_declined_trade_tells_the_proposer(tmp_path):
             user = (alice, bob)[seat]
             choices = await service.choices(game, seat)
             offer = next(
-                (c for c in choices if c.label.startswith("Offer bob") or c.label.startswith("Offer alice")),
+                (
+                    c
+                    for c in choices
+                    if c.label.startswith("Offer ") and (" to bob " in c.label or " to alice " in c.label)
+                ),
                 None,
             )
             await service.play(game.id, user.id, key=(offer or choices[0]).key)

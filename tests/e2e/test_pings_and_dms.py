@@ -28,6 +28,11 @@ def _as_posted(w: World, message):
     return next(m for m in w.server.message_versions if m.id == message.id)
 
 
+def _offers_to(label: str, name: str) -> bool:
+    """An offer's label names the goods first and the partner after ("Offer 1 wheat to bob …")."""
+    return label.startswith("Offer ") and f" to {name} " in f"{label} "
+
+
 class Trader:
     """Random moves; offers a trade to `partner` once, and answers an offer with `answer`."""
 
@@ -44,7 +49,7 @@ class Trader:
         if labels == ["Withdraw the trade offer"]:
             return None  # wait for the partner's answer
         if self.partner and not self.offered:
-            offers = [c for c in choices if c[0].startswith(f"Offer {self.partner} ")]
+            offers = [c for c in choices if _offers_to(c[0], self.partner)]
             if offers:
                 self.offered += 1
                 return self.rng.choice(offers)
@@ -114,7 +119,7 @@ async def test_accepting_a_trade_pings_the_proposer_not_the_one_who_accepted(tmp
             seat = sorted(rules.to_act(state))[0]
             user, other = (alice, bob) if seat == 0 else (bob, alice)
             choices = rules.legal_actions(state, seat)
-            offers = [c for c in choices if c.label.startswith(f"Offer {other.name} ")]
+            offers = [c for c in choices if _offers_to(c.label, other.name)]
             if offers:
                 await service.play(record.id, user.id, key=offers[0].key)
                 break

@@ -122,7 +122,7 @@ async def test_an_exported_game_is_imported_elsewhere_and_goes_on_from_the_same_
         loaded, rules = archive.read(data, registry.get)
         other = w.channels["other"]
         opened = await carol.slash(other, "game import", file=(SAVE, data))
-        assert not opened.ephemeral and "From a saved game: 2 moves" in opened.content
+        assert not opened.ephemeral and "From a saved game, saved at move 2" in opened.content
         assert "1. alice →" in opened.content and "2. bob → free" in opened.content
         await dave.slash(other, "game join")
         placed = await carol.slash(other, "game seat", player=dave.id, saved_seat=1)
@@ -136,7 +136,7 @@ async def test_an_exported_game_is_imported_elsewhere_and_goes_on_from_the_same_
         replayed = archive.replay(rules, loaded, names=["dave", "carol"])[-1]
         assert game.state == rules.dump_state(replayed)
         await w.settle()
-        assert any("Carried on from a saved game: 2 moves replayed." in m.content for m in w.public("other"))
+        assert any("Carried on from a saved game at move 2." in m.content for m in w.public("other"))
         await play_out(w, "other", [dave, carol], seed=2)
         assert is_over(w, "other")
         assert not w.server.errors, w.server.errors
@@ -149,7 +149,7 @@ async def test_an_import_lobby_fills_only_the_saved_seats_and_keeps_the_options(
         other = w.channels["other"]
         await carol.slash(other, "game import", file=(SAVE, data))
         early = await carol.slash(other, "game start")
-        assert early.ephemeral and "2 players' seats and 1 person has joined" in early.content
+        assert early.ephemeral and "2 player seats and 1 person has joined" in early.content
         await dave.slash(other, "game join")
         full = await erin.slash(other, "game join")
         assert full.ephemeral and "they are all taken" in full.content

@@ -270,8 +270,9 @@ async def test_server_settings_need_manage_server_and_are_enforced(tmp_path):
             await alice.slash(w.channels["table"], "settings reminders", hours=6)
         w.server.set_permissions(w.guild, owner.id, MANAGE_GUILD)
         shown = await owner.slash(w.channels["table"], "settings reminders", hours=6)
-        assert "after 6 h" in shown.content
-        await owner.slash(w.channels["table"], "settings game", game="test-highcard", enabled=False)
+        assert "after 6 hours" in shown.content
+        turned = await owner.slash(w.channels["table"], "settings game", game="test-highcard", enabled=False)
+        assert "Games turned off: High Card (test game)" in turned.content, "a game's name, not its id"
         off = await alice.slash(w.channels["table"], "game new", game="test-highcard")
         assert off.ephemeral and "turned off" in off.content
         await owner.slash(w.channels["table"], "settings game", game="test-highcard", enabled=True)
@@ -312,7 +313,7 @@ async def test_catchup_shows_what_happened_since_my_last_move_privately(tmp_path
         await w.settle()
         caught = await alice.slash(table, "catchup")
         assert caught.ephemeral and caught.files
-        assert "Since your last turn" in caught.content and "since your move 1" in caught.content
+        assert "Since your last turn" in caught.content and "your last move was move 1" in caught.content
         assert "bob pledged a card." in caught.content and "Pledges revealed" in caught.content
         assert "You pledged" not in caught.content  # alice's own move is before the line
         bobs = await bob.slash(table, "catchup")  # the reveal was part of bob's own move

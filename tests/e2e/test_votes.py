@@ -179,7 +179,7 @@ async def test_a_replaced_player_no_longer_votes_on_anything(tmp_path):
         await w.settle()
         told = w.last_public()  # who asked before is told, with a ping
         assert told.content == (
-            f"🛑 The game was abandoned by <@{dave.id}>."
+            "🛑 The game was abandoned by vote of the players."
             f" {' '.join(f'<@{user}>' for user in sorted([alice.id, erin.id]))}: done, as you asked."
         )
         assert sorted(told.pinged_users) == sorted([alice.id, erin.id])

@@ -133,7 +133,7 @@ def test_any_name_through_every_games_posts_and_pictures(players: list[str], see
 
 
 def test_long_names_never_stop_a_game() -> None:
-    """Choice labels quote names ("Offer <name> your … card for 5 coins"): with 200-character names
+    """Choice labels quote names ("Offer your … card to <name> for 5 coins"): with 200-character names
     they are cut to Discord's 100 characters instead of the seat losing its choices."""
     for rules in GAMES:
         count = max(rules.info.min_players, min(rules.info.max_players, 3))

@@ -263,3 +263,17 @@ def test_the_key_explains_every_symbol_drawn():
     ):
         assert abbreviation in KEY, abbreviation
     assert len(KEY) <= 700, "the bot cuts the alt text at 1000 characters, the key shares it"
+
+
+def test_the_nations_section_counts_city_tokens_in_words():
+    """Issue 36: the nations picture read '1 city tokens'; its counts go through the words helper."""
+    state = _mid_game()
+    view = GAME.view(state, None)
+    seats = [
+        seat.model_copy(update={"tokens_left": left})
+        for seat, left in zip(view.seats, (1, 0, 2, 1), strict=True)
+    ]
+    nations = next(overlay for overlay in OVERLAYS if overlay.name == "nations")
+    drawn = _texts(lambda: nations.draw(view.model_copy(update={"seats": seats}), None))
+    assert "1 city token" in drawn and "2 city tokens" in drawn and "0 city tokens" in drawn, drawn
+    assert "1 city tokens" not in drawn

@@ -100,7 +100,15 @@ _PUNCTUATION = {
     " ;": re.compile(r"\s;"),
     "double space": re.compile(r"\S  +\S"),
     "empty ()": re.compile(r"\(\s*\)"),
+    "internal key": re.compile(r"\b[a-z]+_[a-z_]+\b"),
+    "bare amount": re.compile(
+        r"\b(?:for|paying|paid(?: [A-Z]\w*| the bank)?|bids?|loan of|earned|costs?) \d+"
+        r"(?=\s*[.;,()]|\s*$|\s+(?:and|for|to)\b)"
+    ),
+    "said twice": re.compile(r"\b(free)\b[^.]*\b\1 action\b", re.IGNORECASE),
 }
+"""Issue 36 added the last three: a snake_case key ('per_card', 'stored_penalty'), an amount without its
+unit ('built Coal Mine for 5': 5 what?) and 'Free: Junkbot: Free action: ...'."""
 
 
 def problems(line: str) -> list[str]:
@@ -147,6 +155,13 @@ def test_the_checks_catch_what_they_should() -> None:
         "+1 coins",
         "3 coin",
         "0 card",
+        "Stored building penalty: per_card",
+        "Alice built Coal Mine for 5.",
+        "alice bids 2 (space 3).",
+        "Alice earned 7; paid Bob 1 for Iron Ore; paid the bank 1 for Limestone.",
+        "bob paid 10 to draw a card.",
+        "Drawing a card costs 10; you have 4.",
+        "Free: Junkbot: Free action: gain 1 coin.",
     ]
     for line in bad:
         assert problems(line), line
@@ -162,6 +177,10 @@ def test_the_checks_catch_what_they_should() -> None:
         "1 is enough.",
         "1 Barracks, 2 Barracks, 1 Headquarters, 3 Iron Infantry, 2 Foundries",
         "+1 coin, -2 coins, 1 round, 10 rounds",
+        "Alice built Coal Mine for 5 coins and gained 2 VP.",
+        "alice bids 2 coins (space 3).",
+        "Junkbot (free action): gain 1 coin.",
+        "Mine gold (roll a D3; 48 mining left)",
     ]
     for line in good:
         assert not problems(line), (line, problems(line))

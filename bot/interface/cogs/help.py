@@ -236,7 +236,7 @@ def contents_embed(game: Game) -> discord.Embed:
         )[:DESCRIPTION],
         colour=COLOUR,
     )
-    embed.set_footer(text=f"{game.info.min_players}-{game.info.max_players} players")
+    embed.set_footer(text=game.info.players_text())
     return embed
 
 

@@ -14,12 +14,12 @@ from bot.app.limits import PUBLIC_REPLAY
 from bot.app.refusals import UserError
 from bot.app.service import parse_options
 from bot.app.text import escape_text
-from bot.app.timing import TIMEOUT_POLICIES
+from bot.app.timing import TIMEOUT_POLICIES, hours_text
 from bot.interface.permissions import check_channel_permissions, check_thread_permissions
 from bot.interface.reply import Reply
 from bot.interface.table import display_name, is_admin
-from bot.storage.store import GameStatus
-from rules import registry
+from bot.storage.store import GameRecord, GameStatus
+from rules import registry, words
 from rules.core import Result
 
 if TYPE_CHECKING:
@@ -77,9 +77,7 @@ class Lobby(
     ) -> list[app_commands.Choice[str]]:
         wanted = current.lower()
         return [
-            app_commands.Choice(
-                name=f"{g.info.name} ({g.info.min_players}-{g.info.max_players} players)", value=g.info.id
-            )
+            app_commands.Choice(name=f"{g.info.name} ({g.info.players_text()})", value=g.info.id)
             for g in registry.all_games()
             if wanted in g.info.name.lower() or wanted in g.info.id
         ][:25]
@@ -123,14 +121,14 @@ class Lobby(
                 )
             owed = await service.undelivered(game)
             if owed:
-                lines.append(f"📮 {owed} message{'s' if owed != 1 else ''} still on the way to Discord.")
+                lines.append(f"📮 {words.count(owed, 'message')} still on the way to Discord.")
             if game.state is not None:
                 view = await service.view(game, None)
-                lines.append(f"Now: {escape_text(view.headline)} (move {game.version})")
+                lines.append(f"Now: {escape_text(view.headline)} (move {await service.move_count(game)})")
                 deadline = await self.table.deadline_line(game, seats)
                 if deadline:
                     lines.append(deadline)
-            options = ", ".join(f"{k}={v}" for k, v in game.options.items())
+            options = "; ".join(info.option_lines(game.options))
             if options:
                 lines.append(f"Options: {options}")
             lines.append(f"Seed: {game.seed}")
@@ -142,7 +140,10 @@ class Lobby(
     async def abandon(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             game, done, missing = await self.bot.service.abandon(
-                interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)
+                interaction.channel_id,
+                interaction.user.id,
+                is_admin=is_admin(interaction),
+                name=display_name(interaction.user),
             )
             key = f"abandon:{game.version}"
             if not done:
@@ -160,7 +161,7 @@ class Lobby(
             if game.status == GameStatus.ACTIVE:  # the channel is told by the decision, in the outbox
                 await reply.send("🛑 Done: the game is abandoned.")
             else:
-                await reply.send(f"🛑 The game was abandoned by {interaction.user.mention}.", ephemeral=False)
+                await reply.send(_abandoned(game, interaction), ephemeral=False)
             self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
             await self.table.close_lobby(game, "🛑 Abandoned.")
 
@@ -189,9 +190,9 @@ class Lobby(
                 on_timeout=on_timeout,
                 strict_clocks=strict,
             )
-            reminders = f"after {clock.reminder_hours:g} h" if clock.reminder_hours else "off"
+            reminders = f"after {hours_text(clock.reminder_hours)}" if clock.reminder_hours else "off"
             deadline = (
-                f"{clock.deadline_hours:g} h per move; then {TIMEOUT_POLICIES[clock.on_timeout or 'skip']}"
+                f"{hours_text(clock.deadline_hours)} per move; then {TIMEOUT_POLICIES[clock.on_timeout or 'skip']}"
                 + (
                     " (strict: quiet hours do not move it)"
                     if clock.strict_clocks
@@ -303,7 +304,7 @@ class Lobby(
                 )
                 return
             said = (
-                f"💾 Game #{saved.game.id}, saved at move {saved.game.version}. `/game import` opens it in any "
+                f"💾 Game #{saved.game.id}, saved at move {saved.moves}. `/game import` opens it in any "
                 "channel."
             )
             await reply.send(said, file=discord.File(io.BytesIO(saved.data), filename=saved.filename))
@@ -326,7 +327,7 @@ class Lobby(
             data = await self.table.painter.replay(views, captions)
             name = self.bot.service.rules_for(game.kind).info.name
             file = discord.File(io.BytesIO(data), filename=f"game-{game.id}-replay.webp")
-            file.description = f"{name}, game #{game.id}: the public board at each of {len(views)} turns."
+            file.description = f"{name}, game #{game.id}: the public board in {words.count(len(views), 'picture')}, one per turn."
             said = f"🎞️ {name}, game #{game.id}: the public board turn by turn."
             await reply.send(said + (f"\n{kept}" if kept else ""), file=file, ephemeral=kept is not None)
 
@@ -416,6 +417,17 @@ class Lobby(
         elif game.state is not None and game.status.value == "active":
             line += f" — {escape_text((await service.view(game, None)).headline)}"
         return line
+
+
+def _abandoned(game: GameRecord, interaction: discord.Interaction) -> str:
+    """Who ended the game, as the service decided it: a moderator (named, not pinged) ends it at once,
+    a host closes their lobby, and a game in play ends when every player agreed, so the last to agree
+    did not end it alone."""
+    if is_admin(interaction):
+        return f"🛑 The game was abandoned by a moderator, {escape_text(display_name(interaction.user))}."
+    if game.status == GameStatus.LOBBY:
+        return f"🛑 The lobby was closed by its host, {escape_text(display_name(interaction.user))}."
+    return "🛑 The game was abandoned by vote of the players."
 
 
 async def setup(bot: HostBot) -> None:

@@ -105,8 +105,12 @@ class Play(commands.Cog):
         """The open game, or the last finished one, so its final board stays available."""
         service = self.bot.service
         game = await service.latest_game_in(channel_id)
-        if game is None or game.state is None:
+        if game is None:
             raise UserError("There is no game being played in this channel. Start one with `/game new`.")
+        if game.state is None:
+            raise UserError(
+                "The game in this channel has not started yet. The host starts it with `/game start`."
+            )
         return game
 
 

@@ -18,6 +18,8 @@ from bot.app.timing import (
     GuildSettings,
     QuietHours,
     discord_time,
+    duration_text,
+    hours_text,
     matching_time_zones,
     when_text,
 )
@@ -25,7 +27,7 @@ from bot.interface.calendar import MISSING_PERMISSION, can_manage_events
 from bot.interface.permissions import permission_report
 from bot.interface.reply import Reply
 from bot.interface.table import display_name
-from rules import registry
+from rules import registry, words
 
 if TYPE_CHECKING:
     from bot.interface.client import HostBot
@@ -59,7 +61,7 @@ class SlowPlay(commands.Cog):
             if not waiting:
                 await reply.send("🎉 No game is waiting for you right now.")
                 return
-            lines = [f"**{len(waiting)} game(s) waiting for your move**"]
+            lines = [f"**{words.count(len(waiting), 'game')} waiting for your move**"]
             for game, headline in waiting[:20]:
                 name = self.bot.service.rules_for(game.kind).info.name
                 link = await self.bot.table.turn_link(game) or f"<#{game.channel_id}>"
@@ -75,8 +77,8 @@ class SlowPlay(commands.Cog):
         async with Reply(interaction) as reply:
             self.bot.table.paced(interaction.user.id)
             game = await self.bot.service.active_game(interaction.channel_id)
-            last, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
-            since = f"since your move {last}" if last else "since the start"
+            last, move, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
+            since = f"your last move was move {move}" if last else "since the start"
             body = "\n".join(f"• {escape_text(line)}" for line in lines[-30:]) or "Nothing has happened."
             if len(lines) > 30:
                 body = f"… {len(lines) - 30} earlier lines in `/game history`\n" + body
@@ -111,9 +113,9 @@ class SlowPlay(commands.Cog):
                 if kind in ratings:
                     lines.append(f"  {rating_line(ratings[kind])}")
             lines.append(f"Current winning streak: {stats['streak']}")
-            hours = await service.move_times(who.id)
-            if hours is not None:
-                lines.append(f"Average time to move: {hours:.1f} h")
+            seconds = await service.move_times(who.id)
+            if seconds is not None:
+                lines.append(f"Average time to move: {duration_text(seconds)}")
             await reply.send("\n".join(lines))
 
     @app_commands.command(name="leaderboard", description="Ratings on this server (or everywhere), per game")
@@ -317,14 +319,22 @@ def _next_quiet(quiet: QuietHours, now: float) -> str:
     return f"Next quiet period: {discord_time(start)} to {discord_time(quiet.next_allowed(start))}."
 
 
+def _game_name(kind: str) -> str:
+    """A game's name for a game id a setting holds (the id itself if the game is no longer offered)."""
+    try:
+        return registry.get(kind).info.name
+    except KeyError:
+        return kind
+
+
 def _describe(settings: GuildSettings) -> str:
-    reminders = f"after {settings.reminder_hours:g} h" if settings.reminder_hours else "off"
+    reminders = f"after {hours_text(settings.reminder_hours)}" if settings.reminder_hours else "off"
     deadline = (
-        f"{settings.deadline_hours:g} h per move, then {TIMEOUT_POLICIES[settings.on_timeout]}"
+        f"{hours_text(settings.deadline_hours)} per move, then {TIMEOUT_POLICIES[settings.on_timeout]}"
         if settings.deadline_hours
         else "none"
     )
-    disabled = ", ".join(settings.disabled_games) or "none"
+    disabled = ", ".join(_game_name(kind) for kind in settings.disabled_games) or "none"
     channels = ", ".join(f"<#{c}>" for c in settings.channels) or "any channel"
     calendar = "on (one event per game with a deadline)" if settings.calendar else "off"
     return (

@@ -18,7 +18,7 @@ from bot.app.announcer import picture_alt
 from bot.app.decisions import notice
 from bot.app.limits import PACE, PUBLIC_PER_USER, Limits, Rule
 from bot.app.refusals import Refusal, UserError
-from bot.app.service import GameService, Move
+from bot.app.service import GameService
 from bot.app.text import MAX_NAME, clean_name, clip, escape_text
 from bot.interface.components import GameButton, choice_menu
 from bot.interface.pictures import Painter
@@ -185,7 +185,8 @@ class TableBase:
     async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:
         """The view's picture, with alt text from the same view and the move's public lines only."""
         png = await self.painter.png(view)
-        news = ("Last move: " + " ".join(event.text for event in events)) if events else ""
+        said = " ".join(event.text for event in events if event.text)
+        news = f"Last move: {said}" if said else ""
         return discord.File(io.BytesIO(png), filename=filename, description=picture_alt(view, news))
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
@@ -278,12 +279,6 @@ def is_admin(interaction: discord.Interaction) -> bool:
 
 def event_line(event: Event, seat: Seat) -> str:
     return event.private.get(seat, event.text)
-
-
-def option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 def seat_menu(game_id: int, rules: Game, state: Any, seat: Seat, choices: list[Choice]) -> discord.ui.View:

@@ -62,6 +62,9 @@ class Boards(TableBase):
                 raise UserError(f"There is no {quoted(section)} section for {name} (sections: {offered}).")
             if chosen.target and not (target or "").strip():
                 raise UserError(f"Say which one with `target:`: {chosen.target}.")
+            refusal = chosen.refuse(view, target or "") if chosen.refuse is not None else None
+            if refusal:
+                raise UserError(escape_text(refusal))
             about = plain_text(f"{chosen.description}. {view.headline}", 1000)
             stem = f"{chosen.name}-{game.id}-v{game.version}"
             kept = self.kept_private("board", game.id, user_id, PUBLIC_BOARD) if public else None
@@ -131,7 +134,11 @@ class Boards(TableBase):
         entries = await self.service.log_lines(game, lines)
         if not entries:
             return "Nothing has happened yet."
-        return clip_content("**Latest moves**\n" + "\n".join(f"• {escape_text(line)}" for line in entries))
+        moves = await self.service.move_count(game)
+        return clip_content(
+            f"**Latest moves** (up to move {moves})\n"
+            + "\n".join(f"• {escape_text(line)}" for line in entries)
+        )
 
     async def _log(self, reply: Reply, game_id: int) -> None:
         await reply.send(await self.log_text(await self._started(game_id)))

@@ -10,7 +10,7 @@ from bot.app.refusals import UserError
 from bot.app.text import escape_text
 from bot.interface.components import lobby_view
 from bot.interface.reply import Reply
-from bot.interface.table.base import TableBase, display_name, is_admin, option_text
+from bot.interface.table.base import TableBase, display_name, is_admin
 from bot.storage.store import GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
@@ -26,9 +26,7 @@ class LobbyReplies(TableBase):
         players = ", ".join(
             f"<@{seat.user_id}>" if seat.user_id > 0 else f"🤖 {escape_text(seat.name)}" for seat in seats
         )
-        options = ", ".join(
-            f"{spec.label}: {option_text(game.options.get(spec.name))}" for spec in info.options
-        )
+        options = "; ".join(info.option_lines(game.options))
         saved = await self.service.import_lines(game)
         lines = [
             f"🎲 **{info.name}** — new game hosted by <@{game.host_id}>",

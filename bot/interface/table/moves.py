@@ -18,6 +18,7 @@ from bot.interface.components import ROOT, GameButton, choice_menu, menu_node
 from bot.interface.reply import Reply
 from bot.interface.table.base import TableBase, clip_content, event_line, seat_menu
 from bot.storage.store import GameRecord, SeatRecord
+from rules import words
 from rules.core import Choice, RuleError, Seat
 
 log = logging.getLogger(__name__)
@@ -135,13 +136,18 @@ class MoveReplies(TableBase):
         return pairs
 
     async def _confirm(self, reply: Reply, move: Move) -> None:
-        lines = [escape_text(event_line(event, move.seat)) for event in move.events]
-        content = "✅ " + "\n".join(lines) if lines else "✅ Done."
+        lines = [line for line in (event_line(event, move.seat) for event in move.events) if line]
+        # A step that tells nothing (a unit picked, a step back, an action ended) is confirmed by its own
+        # label rather than a bare "Done.", which read as if a move had been made.
+        said = [escape_text(line) for line in lines] or (
+            [escape_text(words.sentence(move.label))] if move.label else ["Done."]
+        )
+        content = "✅ " + "\n".join(said)
         view = None
         if move.result is None and move.seat in move.rules.to_act(move.after):
             choices = move.rules.legal_actions(move.after, move.seat)
             view = seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
-            content += "\n\n**Your turn continues:**"
+            content += "\n\n**Your turn continues:**" if lines else "\n\n**Now choose:**"
         undoable = False  # offered only when `/undo` would accept it
         if move.result is None and not any(event.reveals for event in move.events):
             try:
@@ -200,6 +206,8 @@ class MoveReplies(TableBase):
         view = choice_menu(game.id, choices, path)
         count = len(node.members)
         await reply.send(
-            clip_content(f"**{escape_text(headline)}**\n{escape_text(node.title)}: {count} choices"),
+            clip_content(
+                f"**{escape_text(headline)}**\n{escape_text(node.title)}: {words.count(count, 'choice')}"
+            ),
             view=view,
         )

@@ -67,7 +67,7 @@ class Votes(TableBase):
             await reply.send(f"↩️ Done: {plan.describe().replace('their', 'your')} taken back.")
             self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
             return
-        lines = [escape_text(event["text"]) for move in plan.moves for event in move.events]
+        lines = [escape_text(event["text"]) for move in plan.moves for event in move.events if event["text"]]
         what = "; ".join(words.clause(line) for line in lines) or "no visible change"
         request = (
             f"↩️ {user.mention} asks to take back {plan.describe()} ({clip_content(what, 300)})."

@@ -310,8 +310,9 @@ def market(state: State, place: Tile, seen: set[int], lines: Lines) -> None:
         elif give(state, seat, spot.resource, 1):
             copies.append(spot.resource)
     if ducats or copies:
-        extra = f", {', '.join(copies)}" if copies else ""
-        lines[seat].append(f"{name(place.building or '')} T{place.id}: {words.count(ducats, 'ducat')}{extra}")
+        got = [words.count(ducats, "ducat")] if ducats else []
+        got += [words.count(copies.count(resource), resource) for resource in dict.fromkeys(copies)]
+        lines[seat].append(f"{name(place.building or '')} T{place.id}: {words.listed(got)}")
 
 
 def festival(state: State, grounds: Tile, seen: set[int], lines: Lines) -> None:

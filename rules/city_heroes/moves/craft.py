@@ -101,6 +101,14 @@ def apply_produce(state: State, seat: Seat, action: Produce, events: list[Event]
         raise RuleError(f"You have no production building on T{action.tile}.")
     modes = [production.mode for production in rules_catalogue().buildings[spot.building].produces]
     if mode not in modes:
-        raise RuleError(f"{words.a(name(spot.building), start=True)} makes: {', '.join(modes) or 'nothing'}.")
+        made = [goods_text(p.output) for p in rules_catalogue().buildings[spot.building].produces]
+        raise RuleError(
+            f"{words.a(name(spot.building), start=True)} makes {words.listed(made, 'or', 'nothing')}."
+        )
     spot.mode = mode
-    events.append(Event(text=f"{player.name}'s {name(spot.building)} on T{spot.id} will make {mode}."))
+    made = next(p for p in rules_catalogue().buildings[spot.building].produces if p.mode == mode)
+    events.append(
+        Event(
+            text=f"{player.name}'s {name(spot.building)} on T{spot.id} will make {goods_text(made.output)}."
+        )
+    )

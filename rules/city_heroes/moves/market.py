@@ -244,7 +244,7 @@ def apply_token(state: State, seat: Seat, action: Token, events: list[Event]) ->
             raise RuleError("That exchange token is already at the best rate.")
         player.rate_moves -= 1
     player.tokens[row] = player.tokens.get(row, 0) + 1
-    events.append(Event(text=f"{player.name} moved the {row} exchange token."))
+    events.append(Event(text=f"{player.name} moved the {row.replace('-', ' ')} exchange token."))
 
 
 def _bank_trade(state: State, seat: Seat, action: BankTrade, events: list[Event]) -> None:

@@ -102,7 +102,7 @@ def offer_choices(state: State, seat: Seat) -> list[Choice]:
                 choices.append(
                     built_choice(
                         key=f"gift:{partner}:{resource}",
-                        label=f"Offer {other.name} {words.count(1, resource)} as a gift",
+                        label=f"Offer {words.count(1, resource)} to {other.name} as a gift",
                         action={"kind": "propose", "partner": partner, "give": {resource: 1}, "get": {}},
                         group="Trade",
                     )
@@ -111,7 +111,7 @@ def offer_choices(state: State, seat: Seat) -> list[Choice]:
                 choices.append(
                     built_choice(
                         key=f"ask:{partner}:{resource}",
-                        label=f"Offer {other.name} {words.count(TRADE_PRICE, 'ducat')} for {words.count(1, resource)}",
+                        label=f"Offer {words.count(TRADE_PRICE, 'ducat')} to {other.name} for {words.count(1, resource)}",
                         action={
                             "kind": "propose",
                             "partner": partner,

@@ -83,7 +83,7 @@ def apply_bid(state: CityState, seat: Seat, action: Bid) -> list[Event]:
     paid = min(costs[action.space], player.coins)
     player.coins -= paid
     state.track[action.space] = seat
-    return [Event(text=f"{player.name} bids {paid} (space {action.space + 1}).")]
+    return [Event(text=f"{player.name} bids {words.count(paid, 'coin')} (space {action.space + 1}).")]
 
 
 def second_bidder(state: CityState) -> Seat | None:
@@ -110,9 +110,15 @@ def apply_rebid(state: CityState, seat: Seat, action: Rebid) -> list[Event]:
         if extra < 0:
             raise RuleError("A second bid cannot be lower than your first bid.")
         if extra > player.coins:
-            raise RuleError(f"Moving there costs {words.count(extra, 'more coin')}; you have {player.coins}.")
+            raise RuleError(
+                f"Moving there costs {words.count(extra, 'more coin')}; you have {words.count(player.coins, 'coin')}."
+            )
         player.coins -= extra
         state.track[now] = None
         state.track[space] = seat
-        events.append(Event(text=f"{player.name} bids again: space {space + 1}, paying {extra} more."))
+        events.append(
+            Event(
+                text=f"{player.name} bids again: space {space + 1}, paying {words.count(extra, 'more coin')}."
+            )
+        )
     return events

@@ -72,6 +72,12 @@ def play_needs(action: CardAction, target: dict[str, Any]) -> tuple[int, int, st
     return action.work, distance, flag
 
 
+def _unmarked(text: str) -> str:
+    """A card's action text without the 'Free action: ' its data starts with (the label says it once)."""
+    head, sep, rest = text.partition(":")
+    return rest.strip() if sep and head.strip().lower() == "free action" else text
+
+
 @lru_cache(maxsize=8192)
 def _play_words(
     kind_id: str, action: CardAction, payers: tuple[str, ...], target: tuple[tuple[str, str], ...], where: str
@@ -80,7 +86,7 @@ def _play_words(
     of a card, and every hand the search samples, shares them."""
     data = rules_data()
     chosen = dict(target)
-    text = ("Free: " if action.free else "") + card(kind_id).name
+    text = card(kind_id).name + (" (free action)" if action.free else "")
     key = ""
     if action.kind == "settle":
         land = data.lands[chosen["land"]]
@@ -92,7 +98,7 @@ def _play_words(
         text += f": +{token.district} district ({token.district_draws}) in {where}"
         key += f":{chosen['city']}:{chosen['token']}"
     elif action.text:
-        text += f": {action.text}"
+        text += f": {_unmarked(action.text)}"
     if payers:
         text = f"{words.clause(text)}; pay with {card_names(payers)}"
         key += ":" + ".".join(payers)

@@ -3,6 +3,7 @@ science, the round's card draws, and the game's end."""
 
 from __future__ import annotations
 
+from rules import words
 from rules.city_of_iron import scoring
 from rules.city_of_iron.choices import action_of, card_names
 from rules.city_of_iron.data import rules_data
@@ -45,7 +46,8 @@ def apply_snyle(state: CityState, seat: Seat, action: ChooseGood) -> list[Event]
     if action.good not in snyle_goods(state, player):
         raise RuleError("Snyle can only give a good you already own at least one of.")
     player.snyle_good = action.good
-    return [Event(text=f"Snyle gives {player.name} 2 {rules_data().goods[action.good].name} this round.")]
+    good = rules_data().goods[action.good].name
+    return [Event(text=f"Snyle gives {player.name} {words.count(2, good)} this round.")]
 
 
 def _draw_building(state: CityState, events: list[Event]) -> str | None:

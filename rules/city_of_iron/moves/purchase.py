@@ -98,8 +98,11 @@ def apply_select(state: CityState, seat: Seat, action: Select) -> list[Event]:
     kind = card(action.card)
     if coins + kind.coins > player.coins or science + kind.science > player.science:
         raise RuleError(f"You cannot pay for {kind.name} on top of your other choices.")
+    # The table hears once that the player is choosing (at their first card); each further card is
+    # theirs alone to know.
+    said = "" if player.selected else f"{player.name} is choosing cards."
     player.selected.append(action.card)
-    return [Event(text=f"{player.name} is choosing cards.", private={seat: f"You chose {kind.name}."})]
+    return [Event(text=said, private={seat: f"You chose {kind.name}."})]
 
 
 def apply_clear(state: CityState, seat: Seat, action: ClearSelection) -> list[Event]:
@@ -109,7 +112,7 @@ def apply_clear(state: CityState, seat: Seat, action: ClearSelection) -> list[Ev
     if not player.selected:
         raise RuleError("You have not chosen any card yet.")
     player.selected = []
-    return [Event(text=f"{player.name} is choosing cards.", private={seat: "You cleared your choices."})]
+    return [Event(text="", private={seat: "You cleared your choices."})]
 
 
 def apply_done(state: CityState, seat: Seat, action: Done) -> list[Event]:

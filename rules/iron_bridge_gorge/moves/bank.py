@@ -34,7 +34,12 @@ def choices(state: State, seat: Seat) -> list[Choice]:
     listed: list[Choice] = []
     if not player.loan:
         listed.append(
-            Choice(key="loan", label=f"Take a loan of {LOAN}{ends}", action={"kind": "loan"}, group="Bank")
+            Choice(
+                key="loan",
+                label=f"Take a loan of {words.count(LOAN, 'coin')}{ends}",
+                action={"kind": "loan"},
+                group="Bank",
+            )
         )
     elif coins_at_bank(state, player) >= LOAN:
         listed.append(
@@ -47,7 +52,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
         listed += [
             Choice(
                 key=f"sell:{source}:{card}",
-                label=f"Sell {cards[card].name} ({where}) for {SALE_PRICE}{ends}",
+                label=f"Sell {cards[card].name} ({where}) for {words.count(SALE_PRICE, 'coin')}{ends}",
                 action={"kind": "sell", "card": card, "source": source},
                 group="Bank",
             )
@@ -65,7 +70,7 @@ def loan(state: State, seat: Seat, action: Loan, events: list[Event]) -> None:
     player.loan = True
     player.coins += LOAN
     state.bank -= LOAN
-    events.append(Event(text=f"{player.name} took a loan of {LOAN}."))
+    events.append(Event(text=f"{player.name} took a loan of {words.count(LOAN, 'coin')}."))
 
 
 def repay(state: State, seat: Seat, action: Repay, events: list[Event]) -> None:
@@ -98,6 +103,6 @@ def sell(state: State, seat: Seat, action: Sell, events: list[Event]) -> None:
     what = "card" if source == "hand" else "resource"
     events.append(
         Event(
-            text=f"{player.name} sold {rules_catalogue()[card].name} ({what}) to the bank for {SALE_PRICE}."
+            text=f"{player.name} sold {rules_catalogue()[card].name} ({what}) to the bank for {words.count(SALE_PRICE, 'coin')}."
         )
     )

@@ -14,7 +14,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
     return [
         Choice(
             key=f"bid:{amount}",
-            label=f"Bid {amount} coin{'s' if amount != 1 else ''}",
+            label=f"Bid {words.count(amount, 'coin')}",
             action={"kind": "bid", "amount": amount},
             group="Bid",
             style="primary" if amount == 0 else "secondary",
@@ -37,7 +37,10 @@ def bid(state: State, seat: Seat, action: Bid, events: list[Event]) -> bool:
         raise RuleError(f"You cannot bid {action.amount}: you have {words.count(player.coins, 'coin')}.")
     player.bid = action.amount
     events.append(
-        Event(text=f"{player.name} placed a secret bid.", private={seat: f"You bid {action.amount}."})
+        Event(
+            text=f"{player.name} placed a secret bid.",
+            private={seat: f"You bid {words.count(action.amount, 'coin')}."},
+        )
     )
     return all(other.bid is not None for other in state.players)
 

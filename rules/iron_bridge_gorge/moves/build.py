@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rules import words
 from rules.core import Choice, Event, RuleError, Seat
 from rules.iron_bridge_gorge.data import rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, require_phase
@@ -39,7 +40,7 @@ def problem(player: PlayerState, card: str) -> str | None:
             return f"{spec.name} needs {cards[needed].name} in play first."
     cost = build_cost(player, card)
     if player.coins < cost:
-        return f"Building {spec.name} costs {cost}; you have {player.coins}."
+        return f"Building {spec.name} costs {words.count(cost, 'coin')}; you have {words.count(player.coins, 'coin')}."
     return None
 
 
@@ -49,7 +50,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
     return [
         Choice(
             key=f"build:{card}",
-            label=f"Build {cards[card].name} for {build_cost(player, card)}",
+            label=f"Build {cards[card].name} for {words.count(build_cost(player, card), 'coin')}",
             action={"kind": "build", "card": card},
             group="Build",
             style="success",
@@ -78,4 +79,6 @@ def build(state: State, seat: Seat, action: Build, events: list[Event]) -> None:
     award = cards[card].award_vp
     player.vp += award
     extra = f" and gained {award} VP" if award else ""
-    events.append(Event(text=f"{player.name} built {cards[card].name} for {cost}{extra}."))
+    events.append(
+        Event(text=f"{player.name} built {cards[card].name} for {words.count(cost, 'coin')}{extra}.")
+    )

@@ -3,6 +3,7 @@ the hand, the Expansion Phase buys more from the deck."""
 
 from __future__ import annotations
 
+from rules import words
 from rules.core import Choice, Event, RuleError, Seat
 from rules.iron_bridge_gorge.data import TYPE_NAMES, rules_catalogue
 from rules.iron_bridge_gorge.moves.phases import enter, names, require_phase
@@ -82,7 +83,7 @@ def draw_choices(state: State, seat: Seat) -> list[Choice]:
     return [
         Choice(
             key="draw",
-            label=f"Draw a card from the deck for {DRAW_COST}",
+            label=f"Draw a card from the deck for {words.count(DRAW_COST, 'coin')}",
             action={"kind": "draw"},
             group="Expand",
         )
@@ -93,7 +94,9 @@ def draw(state: State, seat: Seat, action: Draw, events: list[Event]) -> None:
     player = state.players[seat]
     require_phase(state, "expansion", "draw from the deck")
     if player.coins < DRAW_COST:
-        raise RuleError(f"Drawing a card costs {DRAW_COST}; you have {player.coins}.")
+        raise RuleError(
+            f"Drawing a card costs {words.count(DRAW_COST, 'coin')}; you have {words.count(player.coins, 'coin')}."
+        )
     if not state.deck and not state.discard:
         raise RuleError("There are no cards left to draw.")
     enter(state, "expansion", events)
@@ -104,7 +107,7 @@ def draw(state: State, seat: Seat, action: Draw, events: list[Event]) -> None:
     player.hand.append(card)
     events.append(
         Event(
-            text=f"{player.name} paid {DRAW_COST} to draw a card.",
+            text=f"{player.name} paid {words.count(DRAW_COST, 'coin')} to draw a card.",
             private={seat: f"You drew {rules_catalogue()[card].name}."},
             reveals=True,
         )

@@ -56,7 +56,9 @@ def enter(state: State, phase: Phase, events: list[Event]) -> None:
         if player.coins >= INTEREST:
             player.coins -= INTEREST
             state.bank += INTEREST
-            events.append(Event(text=f"{player.name} paid {INTEREST} coin interest on the loan."))
+            events.append(
+                Event(text=f"{player.name} paid {words.count(INTEREST, 'coin')} interest on the loan.")
+            )
         else:
             events.append(
                 Event(text=f"{player.name} has no coin to pay the loan interest; the bank waives it.")

@@ -189,7 +189,8 @@ def collect(state: State, events: list[Event]) -> None:
 def _report_parts(state: State, cards: Catalogue, report: Report) -> list[str]:
     player = state.players[report.seat]
     parts = [
-        f"{player.name} earned {report.gross}" + (" (halved by Worker Shortage)" if report.halved else "")
+        f"{player.name} earned {words.count(report.gross, 'coin')}"
+        + (" (halved by Worker Shortage)" if report.halved else "")
     ]
     stopped = [line for line in report.lines if line.stopped]
     if stopped:
@@ -208,7 +209,7 @@ def _pay(state: State, seat: Seat, label: str, payee: Seat | None) -> str:
     player.income -= 1
     if payee is None:
         state.bank += 1
-        return f"paid the bank 1 for {label}"
+        return f"paid the bank 1 coin for {label}"
     state.players[payee].coins += 1
     state.players[payee].income += 1
-    return f"paid {state.players[payee].name} 1 for {label}"
+    return f"paid {state.players[payee].name} 1 coin for {label}"

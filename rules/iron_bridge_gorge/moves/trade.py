@@ -187,7 +187,7 @@ def _sell_offers(player: PlayerState, partner: Seat, other: PlayerState) -> list
     return [
         Choice(
             key=f"offer:{partner}:{card}",
-            label=f"Offer {other.name} your {cards[card].name} card for {words.count(OFFER_PRICE, 'coin')}",
+            label=f"Offer your {cards[card].name} card to {other.name} for {words.count(OFFER_PRICE, 'coin')}",
             action={
                 "kind": "propose",
                 "partner": partner,
@@ -205,7 +205,7 @@ def _buy_offers(partner: Seat, other: PlayerState) -> list[Choice]:
     return [
         Choice(
             key=f"ask:{partner}:{card}",
-            label=f"Offer {other.name} {words.count(OFFER_PRICE, 'coin')} for their {cards[card].name}",
+            label=f"Offer {words.count(OFFER_PRICE, 'coin')} to {other.name} for their {cards[card].name}",
             action={
                 "kind": "propose",
                 "partner": partner,

@@ -49,4 +49,4 @@ def test_market_bonus():
     state.tiles[18].resource = "wheat"
     state.tiles[10].resource = "timber"
     state, events = cleanup(state)
-    assert "Market T18: 2 ducats, timber" in texts(events)
+    assert "Market T18: 2 ducats and 1 timber" in texts(events)  # the copy counted, as the ducats are

@@ -15,6 +15,12 @@ def test_everybody_loses_below_the_rival():
     result = GAME.result(state)
     assert "everybody loses" in result.reason and result.breakdown[0]["city_won"] == 0
     assert result.no_winner and result.winners == []
+    # The guide's end count ('each Natural Resource is worth 1 influence point') is the score, the
+    # pictures' Total; it read 'most influence: alice, 21' beside an Infl column of 0 (issue 36).
+    names = " and ".join(state.players[seat].name for seat in result.ranking[0])
+    line = result.breakdown[result.ranking[0][0]]
+    assert f"(highest score: {names}, {line['score']})" in result.reason
+    assert line["score"] != line["influence"] and "influence" not in result.reason
 
 
 def test_most_influence_wins_counting_resources_goods_and_ducats():
@@ -28,6 +34,8 @@ def test_most_influence_wins_counting_resources_goods_and_ducats():
     result = GAME.result(state)
     assert result.ranking[0] == [1]
     assert result.breakdown[1]["goods"] == 1 and "wins" in result.reason
+    score = result.breakdown[1]["score"]
+    assert f"wins with the highest score, {score} to " in result.reason, result.reason
 
 
 def _pass_to_the_end(state):

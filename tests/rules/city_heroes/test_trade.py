@@ -34,3 +34,13 @@ def test_trade_flow_and_privacy():
     state, _ = play(state, 1, {"kind": "propose", "partner": 0, "give": {"timber": 1}})  # a gift
     state, _ = play(state, 1, {"kind": "cancel"})
     assert state.proposal is None
+
+
+def test_ready_made_offers_name_the_goods_before_the_partner():
+    """'Trades can be gifts': the ready-made offers read 'Offer AI 1 1 wheat' when the partner's name
+    ended in a number (issue 36); the goods come first now, then to whom."""
+    state = at_phase("interaction", players=2)
+    state.players[1].name = "AI 1"
+    labels = {c.key: c.label for c in GAME.legal_actions(state, 0)}
+    assert labels["gift:1:wheat"] == "Offer 1 wheat to AI 1 as a gift"
+    assert labels["ask:1:wheat"] == "Offer 2 ducats to AI 1 for 1 wheat"

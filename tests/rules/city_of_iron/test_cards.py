@@ -35,6 +35,9 @@ def test_free_actions_before_the_real_action() -> None:
     seat = state.current
     junkbot = give(state, seat, "junkbot")
     coins = state.players[seat].coins
+    label = next(c.label for c in GAME.legal_actions(state, seat) if c.action.get("card") == junkbot)
+    # Said once: the label read "Free: Junkbot: Free action: gain 1 coin." (issue 36).
+    assert label == "Junkbot (free action): gain 1 coin."
     state = act(state, seat, {"kind": "play", "card": junkbot})
     assert state.current == seat and state.players[seat].actions_left == 3
     assert state.players[seat].coins == coins + 1

@@ -12,7 +12,7 @@ def test_bids_are_secret_until_the_last_seat_bids():
     state = new_game(3)
     state, events = play(state, 1, {"kind": "bid", "amount": 4})
     assert events[0].text == "Bob placed a secret bid."
-    assert events[0].private == {1: "You bid 4."}
+    assert events[0].private == {1: "You bid 4 coins."}
     assert GAME.to_act(state) == {0, 2}
     public = GAME.view(state, None)
     assert [seat.bid for seat in public.seats] == [None, None, None]

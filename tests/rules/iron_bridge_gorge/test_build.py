@@ -18,7 +18,7 @@ def test_build_costs_5_unskilled_3_skilled_7(card: str, cost: int):
     state, events = play(state, 0, {"kind": "build", "card": card})
     assert state.players[0].coins == 10 - cost and state.players[0].in_play == [card]
     assert state.phase == "build"
-    assert texts(events).endswith(f"for {cost}.")
+    assert texts(events).endswith(f"for {cost} coins.")  # the money named: "for 5" said 5 of what?
 
 
 def test_land_lease_makes_other_resources_one_cheaper():
@@ -26,9 +26,9 @@ def test_land_lease_makes_other_resources_one_cheaper():
     Decisions: two Land Leases do not stack; a Land Lease and the Iron Bridge are not discounted."""
     state = at_turn(in_play={0: ["land-lease"]}, hands={0: ["coal-mine", "clay-mine", "land-lease"]})
     labels = {choice.key: choice.label for choice in GAME.legal_actions(state, 0)}
-    assert labels["build:coal-mine"] == "Build Coal Mine for 4"
-    assert labels["build:clay-mine"] == "Build Clay Mine for 2"
-    assert labels["build:land-lease"] == "Build Land Lease for 5"
+    assert labels["build:coal-mine"] == "Build Coal Mine for 4 coins"
+    assert labels["build:clay-mine"] == "Build Clay Mine for 2 coins"
+    assert labels["build:land-lease"] == "Build Land Lease for 5 coins"
 
 
 def test_iron_bridge_needs_a_wrought_iron_forge_costs_20_and_awards_5_vp():
@@ -38,13 +38,13 @@ def test_iron_bridge_needs_a_wrought_iron_forge_costs_20_and_awards_5_vp():
     assert "build:iron-bridge" not in keys(state, 0)
     rejected(state, 0, {"kind": "build", "card": "iron-bridge"}, "needs Wrought Iron Forge in play")
     state = at_turn(hands={0: ["iron-bridge"]}, coins={0: 19}, in_play={0: ["wrought-iron-forge"]})
-    rejected(state, 0, {"kind": "build", "card": "iron-bridge"}, "costs 20; you have 19")
+    rejected(state, 0, {"kind": "build", "card": "iron-bridge"}, "costs 20 coins; you have 19 coins")
     state = at_turn(
         hands={0: ["iron-bridge"]}, coins={0: 20}, in_play={0: ["wrought-iron-forge", "land-lease"]}
     )
     state, events = play(state, 0, {"kind": "build", "card": "iron-bridge"})
     assert (state.players[0].coins, state.players[0].vp) == (0, 5)
-    assert "built Iron Bridge for 20 and gained 5 VP" in texts(events)
+    assert "built Iron Bridge for 20 coins and gained 5 VP" in texts(events)
 
 
 def test_patents_award_3_vp_once():

@@ -41,8 +41,8 @@ def test_expansion_draws_for_ten_and_keeps_the_card_private():
     top = state.deck[-1]
     state, events = play(state, 0, {"kind": "draw"})
     assert state.players[0].coins == 10 and state.players[0].hand == [top]
-    assert events[0].text == "Alice paid 10 to draw a card." and events[0].reveals
+    assert events[0].text == "Alice paid 10 coins to draw a card." and events[0].reveals
     assert catalogue()[top].name in events[0].private[0]
     state, _ = play(state, 0, {"kind": "draw"})
     assert "draw" not in keys(state, 0)
-    rejected(state, 0, {"kind": "draw"}, "costs 10; you have 0")
+    rejected(state, 0, {"kind": "draw"}, "costs 10 coins; you have 0 coins")

@@ -52,7 +52,9 @@ def test_revenue_example_of_the_rule_text():
     # Alice: furnace 4 + Charcoal Maker 2 (Timber kept) + Timber Yard 1 - 2 coins paid.
     assert gains == [5, 2, 1]
     assert bank == -(7 + 1 + 1) + 1
-    assert "Alice earned 7; paid Bob 1 for Iron Ore; paid the bank 1 for Limestone" in texts(events)
+    assert "Alice earned 7 coins; paid Bob 1 coin for Iron Ore; paid the bank 1 coin for Limestone" in texts(
+        events
+    )
 
 
 def test_owning_several_copies_of_a_requirement_keeps_every_coin():

@@ -122,7 +122,7 @@ def test_illegal_moves_raise_and_leave_the_state_alone():
     """Every refusal is a RuleError with a sentence, and the state is untouched."""
     state = at_turn(hands={0: ["porcelain-works"]}, coins={0: 6})
     rejected(state, 1, {"kind": "end_turn"}, "not your turn")
-    rejected(state, 0, {"kind": "build", "card": "porcelain-works"}, "costs 7; you have 6")
+    rejected(state, 0, {"kind": "build", "card": "porcelain-works"}, "costs 7 coins; you have 6 coins")
     rejected(state, 0, {"kind": "build", "card": "canals"}, "no Canals in your hand")
     rejected(state, 0, {"kind": "build", "card": "nonsense"}, "no card called")
     rejected(state, 0, {"kind": "accept"}, "no trade offer")

@@ -82,3 +82,13 @@ def test_a_proposal_never_reveals_the_partners_hand():
 )
 def test_impossible_proposals_are_refused(offer, message):
     rejected(at_turn(), 0, {"kind": "propose", **offer}, message)
+
+
+def test_ready_made_offers_name_the_card_and_price_before_the_partner():
+    """TRADE PHASE: 'You may trade coins, cards in hand...': the ready-made offers say what is offered,
+    to whom and for what, the partner's name (which may end in a number: 'AI 1') never beside a count."""
+    state = at_turn(hands={0: ["canals"]}, in_play={1: ["coal-mine"]})
+    state.players[1].name = "AI 1"
+    labels = {c.key: c.label for c in GAME.legal_actions(state, 0)}
+    assert labels["offer:1:canals"] == "Offer your Canals card to AI 1 for 5 coins"
+    assert labels["ask:1:coal-mine"] == "Offer 5 coins to AI 1 for their Coal Mine"
