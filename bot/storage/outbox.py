@@ -191,12 +191,11 @@ async def enqueue_in(
             " AND status = 'pending' AND claimed_at IS NULL",
             (game_id,),
         )
+    rows = []
     for delivery in deliveries:
         payload = dict(delivery.payload)
         view = payload.pop("view", None)
-        await tx.execute(
-            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, status, due_at, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows.append(
             (
                 game_id,
                 version,
@@ -207,7 +206,13 @@ async def enqueue_in(
                 "superseded" if payload.get("held") else "pending",
                 float(delivery.due_at),
                 created_at,
-            ),
+            )
+        )
+    if rows:  # one statement for the move's rows, inserted in their order (their ids keep it)
+        await tx.executemany(
+            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, status, due_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
         )
 
 

@@ -41,8 +41,9 @@ def _seat_changes(old: SeatView, new: SeatView, view: IronBridgeGorgeView) -> tu
             else f"{name} placed a bid"
         )
     before, after = Counter(card.name for card in old.resources), Counter(card.name for card in new.resources)
+    counted_before, counted_after = type_counts(old), type_counts(new)  # once, not once per type
     for card_type in TYPE_ORDER:
-        if type_counts(old)[card_type] != type_counts(new)[card_type]:
+        if counted_before[card_type] != counted_after[card_type]:
             marks.add(f"{card_type}:{seat}")
     gained, lost = sorted((after - before).elements()), sorted((before - after).elements())
     if gained:
