@@ -56,22 +56,13 @@ class OutboxQueries:
             + " ORDER BY o.id LIMIT ?"
         )
         params = (float(now), float(stale), float(now), float(stale), limit)
-        async with self._db.transaction() as tx:
-            if self._db.dialect == POSTGRESQL:
-                rows = await tx.fetchall(
-                    "UPDATE outbox SET claimed_at = ? WHERE id IN (" + select + " FOR UPDATE SKIP LOCKED)"
-                    " RETURNING *",
-                    (float(now), *params),
-                )
-            else:
-                ids = [row[0] for row in await tx.fetchall(select, params)]
-                rows = []
-                for row_id in ids:
-                    row = await tx.fetchone(
-                        "UPDATE outbox SET claimed_at = ? WHERE id = ? RETURNING *", (now, row_id)
-                    )
-                    if row is not None:
-                        rows.append(row)
+        # One statement picks and marks them, atomic on its own (SQLite runs it alone on the file;
+        # PostgreSQL skips rows another worker has locked): one trip to the database, not one per row.
+        locking = " FOR UPDATE SKIP LOCKED" if self._db.dialect == POSTGRESQL else ""
+        rows = await self._db.fetchall(
+            "UPDATE outbox SET claimed_at = ? WHERE id IN (" + select + locking + ") RETURNING *",
+            (float(now), *params),
+        )
         return sorted((_outbox_row(row) for row in rows), key=lambda row: row.id)
 
     async def outbox_done(
