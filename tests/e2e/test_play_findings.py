@@ -7,7 +7,7 @@ in play, VP's, and non-binding promises.' A gift (something for nothing) is such
 
 from __future__ import annotations
 
-from tests.e2e.harness import menu_choices, world
+from tests.e2e.harness import menu_choices, open_game, take_turn, world
 from tests.e2e.test_trade_composer import _open_menu, _play_until_trade_phase
 
 
@@ -76,3 +76,53 @@ async def test_the_composer_counts_one_coin_in_words(tmp_path):
         _, opened = await composer()
         assert "Available: 1 coin," in opened.content, opened.content
         assert "1 coins" not in opened.content
+
+
+def _buying(w) -> bool:
+    turns = w.turn_messages()
+    return bool(turns) and "buying cards in secret" in turns[-1].content
+
+
+async def test_an_undo_the_table_agreed_to_pings_its_asker_still_choosing(tmp_path):
+    """Issue 36: 'Decided votes are edited to their outcome, buttons removed; whoever asked is told the
+    outcome.' City of Iron's end of round: 'each player secretly chooses which cards to buy' (all at
+    once). bob chose a card and asked to take it back; alice and carol agree. bob is still to choose, so
+    no turn passes to him: the table's agreement must still reach him, pinged in a new post."""
+    async with world(tmp_path, users=("alice", "bob", "carol")) as w:
+        alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol], game="city-of-iron", seed=9)
+
+        def plain(choices):
+            preferred = ("Tax", "Done choosing", "Bid 0")
+            return next((c for c in choices if c[0].startswith(preferred)), choices[0])
+
+        for _ in range(120):
+            if _buying(w):
+                break
+            for user in (alice, bob, carol):
+                if await take_turn(w, "table", user, plain):
+                    await w.settle()
+                    break
+        assert _buying(w), w.turn_messages()[-1].content
+        assert await take_turn(w, "table", bob, lambda c: next(x for x in c if x[0].startswith("Buy ")))
+        await w.settle()
+
+        asked = await bob.slash(table, "undo")
+        vote = asked.message.id
+        ids = {label: cid for label, cid, _ in w.server.world.messages[vote].buttons()}
+        await alice.click(vote, ids["Approve"])
+        seen = len(w.server.message_versions)
+        await carol.click(vote, ids["Approve"])
+        await w.settle()
+        assert "Everyone agreed" in w.server.world.messages[vote].content
+        assert not w.server.world.messages[vote].buttons(), "the decided vote kept its buttons"
+        pinged = [
+            m
+            for m in w.server.message_versions[seen:]
+            if m.channel_id == table and not m.ephemeral and bob.id in m.pinged_users
+        ]
+        assert pinged, "bob asked for the undo and was never told that the table agreed"
+        assert "took back" in pinged[0].content, pinged[0].content
+        assert not any("took back" in m.content for m in bob.dms()), "the outcome is public: no DM"
+        assert not w.server.errors, w.server.errors
