@@ -33,7 +33,7 @@ def parse_bundle(text: str, goods: list[TradeGood], *, whose: str) -> dict[str, 
         bundle[good.key] = bundle.get(good.key, 0) + count
         if good.most is not None and bundle[good.key] > good.most:
             raise BundleError(
-                f"{escape_text(whose)} {'have' if whose == 'You' else 'has'} only {good.most} × {good.label}."
+                f"{escape_text(whose)} {'have' if whose == 'You' else 'has'} only {_held(good.most, good.label)}."
             )
     return bundle
 

@@ -126,3 +126,33 @@ async def test_an_undo_the_table_agreed_to_pings_its_asker_still_choosing(tmp_pa
         assert "took back" in pinged[0].content, pinged[0].content
         assert not any("took back" in m.content for m in bob.dms()), "the outcome is public: no DM"
         assert not w.server.errors, w.server.errors
+
+
+async def test_a_bundle_asking_too_much_says_how_much_there_is_in_words(tmp_path):
+    """Issue 36: 'every refusal names what was wrong', counts via the words helper. Iron Bridge Gorge's
+    trade phase: alice offers bob one coin more than she has; the refusal counts her coins in words."""
+    async with world(tmp_path, users=("alice", "bob", "carol")) as w:
+        alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="iron-bridge-gorge", seed=11)
+        await bob.slash(table, "game join")
+        await carol.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        await _play_until_trade_phase(w, ["alice", "bob", "carol"], "alice")
+        game = await w.bot.service.store.latest_game_in(table)
+        state = await w.bot.service.state(game)
+        seats = await w.bot.service.store.seats(game.id)
+        coins = state.players[next(s.seat for s in seats if s.name == "alice")].coins
+
+        menu = await _open_menu(w, alice)
+        compose = next(cid for label, cid in menu_choices(menu) if label.startswith("🤝"))
+        composer = await alice.click(menu.message.id, compose)
+        partner = next(
+            cid for label, cid, _ in alice.buttons(composer.message.id) if label == "Trade with bob"
+        )
+        form = await alice.click(composer.message.id, partner)
+        refused = await alice.submit_modal(form, {"give": f"{coins + 1} coins", "get": ""})
+        expected = f"You have only {coins} coin{'s' if coins != 1 else ''}."
+        assert expected in refused.content, refused.content
+        assert "×" not in refused.content
