@@ -7,7 +7,7 @@ in play, VP's, and non-binding promises.' A gift (something for nothing) is such
 
 from __future__ import annotations
 
-from tests.e2e.harness import menu_choices, open_game, take_turn, world
+from tests.e2e.harness import MANAGE_CHANNELS, menu_choices, open_game, take_turn, world
 from tests.e2e.test_trade_composer import _open_menu, _play_until_trade_phase
 
 
@@ -156,3 +156,23 @@ async def test_a_bundle_asking_too_much_says_how_much_there_is_in_words(tmp_path
         expected = f"You have only {coins} coin{'s' if coins != 1 else ''}."
         assert expected in refused.content, refused.content
         assert "×" not in refused.content
+
+
+async def test_a_moderator_agreeing_last_as_a_player_ends_it_by_vote_not_alone(tmp_path):
+    """README: '`/game abandon` | players (all must agree) or a moderator'. bob asks, carol agrees, and
+    alice, a player who is also a moderator, agrees last: every player agreed, so the channel is told
+    the players voted, not that a moderator abandoned their game."""
+    async with world(tmp_path) as w:
+        alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
+        table = w.channels["table"]
+        w.server.set_permissions(w.guild, alice.id, MANAGE_CHANNELS)
+        await open_game(w, "table", alice, [bob, carol], seed=3)
+        await bob.slash(table, "game abandon")
+        await carol.slash(table, "game abandon")
+        done = await alice.slash(table, "game abandon")
+        await w.settle()
+        assert "abandoned" in done.content, done.content
+        said = w.last_public()
+        assert "abandoned by vote of the players" in said.content, said.content
+        assert "moderator" not in said.content
+        assert sorted(said.pinged_users) == sorted([bob.id, carol.id])
