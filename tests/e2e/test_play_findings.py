@@ -176,3 +176,33 @@ async def test_a_moderator_agreeing_last_as_a_player_ends_it_by_vote_not_alone(t
         assert "abandoned by vote of the players" in said.content, said.content
         assert "moderator" not in said.content
         assert sorted(said.pinged_users) == sorted([bob.id, carol.id])
+
+
+async def test_a_trade_offered_to_a_computer_leaves_no_outdated_withdraw_button(tmp_path):
+    """Issue 36: 'never a live button on a message that is no longer the turn. A trade offered to a
+    computer is answered in the same post as the offer.' The offer's confirmation must not offer
+    'Withdraw the trade offer': the computer has answered before anyone could press it."""
+    async with world(tmp_path, users=("alice", "bob")) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="iron-bridge-gorge", seed=7, ai=1)
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+        await _play_until_trade_phase(w, ["alice", "bob"], "alice")
+
+        menu = await _open_menu(w, alice)
+        compose = next(cid for label, cid in menu_choices(menu) if label.startswith("🤝"))
+        composer = await alice.click(menu.message.id, compose)
+        partner = next(
+            cid for label, cid, _ in alice.buttons(composer.message.id) if label == "Trade with AI 1"
+        )
+        form = await alice.click(composer.message.id, partner)
+        sent = await alice.submit_modal(form, {"give": "1 coin", "get": ""})
+        assert sent.content.startswith("✅"), sent.content
+        await w.settle()
+        labels = [label for label, _, disabled in alice.buttons(sent.message.id) if not disabled]
+        assert "Withdraw the trade offer" not in labels, labels
+        post = w.turn_messages()[-1]
+        assert "proposed a trade to AI 1" in post.content and "AI 1 " in post.content.split("proposed")[1]
+        assert not w.server.errors, w.server.errors

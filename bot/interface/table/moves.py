@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.app.autoplay import automated
 from bot.app.refusals import Refusal, UserError
 from bot.app.service import Move, menu_digest
 from bot.app.text import code_text, escape_text
@@ -144,7 +145,15 @@ class MoveReplies(TableBase):
         )
         content = "✅ " + "\n".join(said)
         view = None
-        if move.result is None and move.seat in move.rules.to_act(move.after):
+        waiting = move.rules.to_act(move.after) if move.result is None else set()
+        # A computer seat answers first (a trade offered to it): choices offered now would be outdated
+        # before they could be pressed, so the seat's next choices come with the post of its answer.
+        computers = sorted(automated(move.seats, None) & waiting)
+        if move.seat in waiting and computers:
+            names = words.listed(escape_text(move.seats[seat].name) for seat in computers)
+            verb = "answers" if len(computers) == 1 else "answer"
+            content += f"\n\n🤖 {names} {verb} first; your next choices come with the post of the answer."
+        elif move.seat in waiting:
             choices = move.rules.legal_actions(move.after, move.seat)
             view = seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
             content += "\n\n**Your turn continues:**" if lines else "\n\n**Now choose:**"
