@@ -7,7 +7,7 @@ in play, VP's, and non-binding promises.' A gift (something for nothing) is such
 
 from __future__ import annotations
 
-from tests.e2e.harness import MANAGE_CHANNELS, menu_choices, open_game, take_turn, world
+from tests.e2e.harness import MANAGE_CHANNELS, is_over, menu_choices, open_game, play_out, take_turn, world
 from tests.e2e.test_trade_composer import _open_menu, _play_until_trade_phase
 
 
@@ -206,3 +206,19 @@ async def test_a_trade_offered_to_a_computer_leaves_no_outdated_withdraw_button(
         post = w.turn_messages()[-1]
         assert "proposed a trade to AI 1" in post.content and "AI 1 " in post.content.split("proposed")[1]
         assert not w.server.errors, w.server.errors
+
+
+async def test_catchup_after_the_end_tells_how_the_game_ended(tmp_path):
+    """README: '/catchup: what happened since your last move'. A player back after the game ended is
+    told how it ended, not refused with 'nothing more can be played, undone or changed' (catching up
+    plays, undoes and changes nothing)."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], seed=5)
+        await play_out(w, "table", [alice, bob])
+        assert is_over(w)
+        caught = await bob.slash(table, "catchup")
+        assert not caught.content.startswith("⚠️"), caught.content
+        assert "Since your last turn" in caught.content, caught.content
+        assert caught.files, "the board with what changed since bob's last move"
