@@ -222,3 +222,27 @@ async def test_catchup_after_the_end_tells_how_the_game_ended(tmp_path):
         assert not caught.content.startswith("⚠️"), caught.content
         assert "Since your last turn" in caught.content, caught.content
         assert caught.files, "the board with what changed since bob's last move"
+
+
+async def test_the_local_console_survives_an_answer_slower_than_it_waits(tmp_path, monkeypatch, capsys):
+    """README: '`python -m bot --local` runs the real bot against a Discord emulator'. A deferred answer
+    that comes after the console stops waiting (a replay drawn on a busy machine) is reported in one
+    line and the session goes on; it used to end the whole console with a traceback."""
+    from bot.interface import console
+
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        await open_game(w, "table", alice, [bob], seed=5)
+        await play_out(w, "table", [alice, bob])
+        session = console.Console(
+            server=w.server,
+            settings=w.bot.settings,
+            out_dir=tmp_path,
+            channels={"table": w.channels["table"]},
+            users={"alice": alice, "bob": bob},
+        )
+        monkeypatch.setattr(console, "ANSWER_SECONDS", 0.0)  # nothing deferred comes back in 0 s
+        assert await session.handle("alice> /game replay") is True
+        assert "did not answer in time" in capsys.readouterr().out
+        assert await session.handle("alice> /log") is True
+        assert "Latest moves" in capsys.readouterr().out
