@@ -246,3 +246,35 @@ async def test_the_local_console_survives_an_answer_slower_than_it_waits(tmp_pat
         assert "did not answer in time" in capsys.readouterr().out
         assert await session.handle("alice> /log") is True
         assert "Latest moves" in capsys.readouterr().out
+
+
+async def test_a_computer_seat_choosing_alongside_leaves_the_players_menu(tmp_path):
+    """City of Iron's end of round: every player, the computer seat too, 'secretly chooses which cards
+    to buy'. The computer choosing alongside answers nobody: the player whose move opened the round's
+    end keeps their menu in the confirmation ('Your turn continues'), with no 'answers first' note."""
+    async with world(tmp_path, users=("alice", "bob", "carol")) as w:
+        alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="city-of-iron", seed=5, ai=1)
+        await bob.slash(table, "game join")
+        await carol.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await w.settle()
+
+        def plain(choices):
+            preferred = ("Tax", "Done choosing", "Bid 0")
+            return next((c for c in choices if c[0].startswith(preferred)), choices[0])
+
+        for _ in range(120):
+            if _buying(w):
+                break
+            for user in (alice, bob, carol):
+                if await take_turn(w, "table", user, plain):
+                    await w.settle()
+                    break
+        assert _buying(w), w.turn_messages()[-1].content
+        confirmations = [m.content for m in w.server.world.messages.values() if m.ephemeral]
+        assert not any("answers first" in text for text in confirmations)
+        assert any("buy, in secret" in text and "Your turn continues" in text for text in confirmations), [
+            t for t in confirmations if "secret" in t
+        ]

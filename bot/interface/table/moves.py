@@ -146,13 +146,20 @@ class MoveReplies(TableBase):
         content = "✅ " + "\n".join(said)
         view = None
         waiting = move.rules.to_act(move.after) if move.result is None else set()
-        # A computer seat answers first (a trade offered to it): choices offered now would be outdated
-        # before they could be pressed, so the seat's next choices come with the post of its answer.
-        computers = sorted(automated(move.seats, None) & waiting)
-        if move.seat in waiting and computers:
-            names = words.listed(escape_text(move.seats[seat].name) for seat in computers)
-            verb = "answers" if len(computers) == 1 else "answer"
-            content += f"\n\n🤖 {names} {verb} first; your next choices come with the post of the answer."
+        # A trade offered to a computer seat (`rules.trade`: the open `proposal`) is answered before the
+        # post: choices offered with the offer would be outdated before they could be pressed, so the
+        # proposer's next choices come with the post of the answer.
+        proposal = getattr(move.after, "proposal", None)
+        computer = (
+            proposal.partner
+            if proposal is not None
+            and proposal.proposer == move.seat
+            and proposal.partner in automated(move.seats, None)
+            else None
+        )
+        if move.seat in waiting and computer is not None:
+            name = escape_text(move.seats[computer].name)
+            content += f"\n\n🤖 {name} answers first; your next choices come with the post of the answer."
         elif move.seat in waiting:
             choices = move.rules.legal_actions(move.after, move.seat)
             view = seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
