@@ -27,6 +27,7 @@ transaction (`Store.commit_move(outbox=...)`): a crash after the commit cannot l
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -193,12 +194,15 @@ def announce(
     computer: bool = False,
     seat: Seat | None = None,
     release: bool = False,
+    told: Collection[Seat] = (),
 ) -> list[Delivery]:
     """The outbox rows of the move `seat` made, taking the game from `before` to `after` (None: the
     start). `computer`: a computer made it (an AI seat, an autopilot); its first line gets 🤖 when it
     is worded as that seat's own doing (a defender's answer resolves the attacker's battle: that line
     is the attacker's, not the computer's). `note` heads the lines (the clock played for the seat).
-    `release`: end a held run now, whoever is to act (the computer seat could not move)."""
+    `release`: end a held run now, whoever is to act (the computer seat could not move). `told`: seats
+    this move is news to although it is theirs (an undo the table agreed to: its asker learns the
+    outcome), posted and pinged like an urgent event's addressees, with no direct message."""
     rules, seats = table.rules, table.seats
     humans = {s.seat for s in seats if s.user_id > 0}
     waiting = rules.to_act(after)
@@ -217,7 +221,7 @@ def announce(
             if addressee != own:
                 private.setdefault(addressee, []).append(line)
     urgent = [event for event in events if getattr(event, "urgent", False)]
-    addressed = {addressee for event in urgent for addressee in event.private} - {own}
+    addressed = {addressee for event in urgent for addressee in event.private} - {own} | set(told)
     live, held = table.live, table.live.held if table.live is not None else None
     owes_post = (
         live is None
@@ -226,6 +230,7 @@ def announce(
         or table.posting == "every_move"
         or bool(newly & humans)
         or bool(urgent)
+        or bool(told)
     )
     public = rules.view(after, None)
     kept = table.shown

@@ -210,6 +210,8 @@ class UndoRequests(Decisions, HistoryReads):
             None,
             clear_votes=[ballot] if ballot else [],
             conflicts=ballot is not None,
+            # The table decided a vote: its asker is told the outcome, even while still to act.
+            told=[plan.owner] if ballot else [],
         )
 
     async def undo_alone(self, channel_id: int, user_id: int) -> Move:
