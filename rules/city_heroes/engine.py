@@ -164,6 +164,10 @@ class CityHeroes(Game[CityHeroesState]):
                 default=WITH_PHASE_ACTION,
                 choices=[WITH_PHASE_ACTION, ALONE_IF_STUCK],
                 before=ALONE_IF_STUCK,
+                labels={
+                    WITH_PHASE_ACTION: "only alongside a phase action",
+                    ALONE_IF_STUCK: "also alone when no phase action is left",
+                },
                 description=(
                     "Bank, rival city and influence trades only alongside a phase action, as the guide "
                     "says; or also alone, then pass, when no phase action is left (the bot's rule before)."

@@ -59,7 +59,13 @@ class Discord:
         return channel
 
     def said(self, channel: int, words: str) -> list[str]:
-        return [m.content for m in self.server.public_messages(channel) if words in m.content]
+        """The channel's announcements with `words`; a vote's own message, edited to show its outcome
+        once decided, is the ballot, not a second announcement."""
+        return [
+            m.content
+            for m in self.server.public_messages(channel)
+            if words in m.content and " proposes that " not in m.content
+        ]
 
     def welcomes(self, name: str, channel: int) -> int:
         """The welcome messages `name` got for a seat at the game of `channel`."""
