@@ -321,8 +321,8 @@ class Choice(Model):
     timeout: TimeoutKind | None = None
     """What the table's clock plays for a seat that ran out of time, declared by the game: 'pass' skips
     the decision as the rules allow (a pass, ending a turn); 'safe' is the game's default where no pass
-    exists (a zero bid). At most one of each in a seat's choices; none in a situation means the table
-    keeps waiting (`Game.timeout_choice`; each game's table is in `data/<game>/README.md`)."""
+    exists (a zero bid). One choice per situation, of one kind (`tests/rules/test_timeouts.py`); none
+    means the table keeps waiting (`Game.timeout_choice`; each game's table: `data/<game>/README.md`)."""
     ends: bool = False
     """The seat's way out of the decision: end the turn, pass, done choosing. The bot keeps it a button
     at the top of the seat's menu, never inside a select or a part, however many other choices there
