@@ -43,7 +43,8 @@ SECTIONS = ("rules", "render", "sqlite", "latency", "memory", "scale", "strategi
 OPTIONAL = ("policies", "posts", "search", "operations")
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """Every option `main` reads (tests/bench check that each `args.X` it reads is one)."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "--only", choices=SECTIONS + OPTIONAL, action="append", help="run only these sections"
@@ -68,6 +69,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--kills", type=int, default=10, help="operations: SIGKILLs of a bot process (default 10)"
+    )
+    parser.add_argument(
+        "--stop-channels",
+        type=int,
+        default=200,
+        help="operations: channels playing when the bot is sent SIGTERM (default 200)",
     )
     parser.add_argument("--stored", type=int, default=10_000, help="stored games (default 10000)")
     parser.add_argument("--active", type=int, default=1_000, help="of which active (default 1000)")
@@ -169,7 +176,11 @@ def main() -> None:
         action="store_true",
         help="small sizes (5 games, 20 channels, 1000/100 stored): a smoke run",
     )
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = build_parser().parse_args()
     if args.quick:
         args.games, args.channels, args.moves, args.stored, args.active = 5, 20, 3, 1_000, 100
         args.strategy_games = 4

@@ -197,8 +197,19 @@ def _sigterm(channels: int) -> dict[str, float]:
                     lambda: all(turn_messages(server, c) for c, _ in tables), timeout=300, what="turns"
                 )
                 rng = random.Random(5)
+                with sqlite3.connect(bot.db_path) as db:
+                    before = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+
+                def moved() -> int:
+                    with sqlite3.connect(bot.db_path) as db:
+                        return db.execute("SELECT COUNT(*) FROM actions").fetchone()[0] - before
+
                 wave = [asyncio.create_task(moves_at_once(users, server, c, rng)) for c, users in tables]
-                await asyncio.sleep(0.3)
+                # SIGTERM in the middle of the wave: once a quarter of the channels have moved, while
+                # the others' presses are still on their way.
+                with contextlib.suppress(AssertionError):
+                    await until(lambda: moved() >= channels // 4, timeout=60, what="a quarter moved")
+                figures["moves logged before SIGTERM"] = moved()
                 started = time.monotonic()
                 bot.process.send_signal(signal.SIGTERM)
                 code = await asyncio.to_thread(bot.process.wait, 60)

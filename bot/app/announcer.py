@@ -27,6 +27,8 @@ transaction (`Store.commit_move(outbox=...)`): a crash after the commit cannot l
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -193,12 +195,15 @@ def announce(
     computer: bool = False,
     seat: Seat | None = None,
     release: bool = False,
+    told: Collection[Seat] = (),
 ) -> list[Delivery]:
     """The outbox rows of the move `seat` made, taking the game from `before` to `after` (None: the
     start). `computer`: a computer made it (an AI seat, an autopilot); its first line gets 🤖 when it
     is worded as that seat's own doing (a defender's answer resolves the attacker's battle: that line
     is the attacker's, not the computer's). `note` heads the lines (the clock played for the seat).
-    `release`: end a held run now, whoever is to act (the computer seat could not move)."""
+    `release`: end a held run now, whoever is to act (the computer seat could not move). `told`: seats
+    this move is news to although it is theirs (an undo the table agreed to: its asker learns the
+    outcome), posted and pinged like an urgent event's addressees, with no direct message."""
     rules, seats = table.rules, table.seats
     humans = {s.seat for s in seats if s.user_id > 0}
     waiting = rules.to_act(after)
@@ -217,7 +222,7 @@ def announce(
             if addressee != own:
                 private.setdefault(addressee, []).append(line)
     urgent = [event for event in events if getattr(event, "urgent", False)]
-    addressed = {addressee for event in urgent for addressee in event.private} - {own}
+    addressed = {addressee for event in urgent for addressee in event.private} - {own} | set(told)
     live, held = table.live, table.live.held if table.live is not None else None
     owes_post = (
         live is None
@@ -226,6 +231,7 @@ def announce(
         or table.posting == "every_move"
         or bool(newly & humans)
         or bool(urgent)
+        or bool(told)
     )
     public = rules.view(after, None)
     kept = table.shown
@@ -393,7 +399,9 @@ def _edit(
     assert live is not None
     carried = live.carrying(lines, private, changed)
     payload = {
-        "content": _compose(live.header, carried.lines, _footer(table, public, None)),
+        "content": _compose(
+            _through(live.header, table.move_number(version)), carried.lines, _footer(table, public, None)
+        ),
         "live": carried.dump(),
     }
     repaint = {
@@ -408,6 +416,19 @@ def _edit(
             kind="repaint", target=table.game.channel_id, payload=repaint, due_at=table.now + REPAINT_AFTER
         ),
     ]
+
+
+_FIRST_MOVE = re.compile(r"· move (\d+)$")
+
+
+def _through(header: str, last: int) -> str:
+    """The live post's header once edits added moves to it: the moves it shows, first to last ("move
+    31–37"), so the number read at the top is never older than the lines below it. The stored header
+    keeps the first move, the one that made the post."""
+    found = _FIRST_MOVE.search(header)
+    if found is not None:
+        return header if last <= int(found.group(1)) else f"{header}–{last}"
+    return f"{header} · up to move {last}" if last > 0 else header
 
 
 def _footer(table: Table, public: View, result: Result | None) -> list[str]:

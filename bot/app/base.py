@@ -96,10 +96,7 @@ class ServiceBase:
         return state
 
     def _remember(self, game_id: int, version: int, state: Any) -> None:
-        self._states[game_id] = (version, state)
-        self._states.move_to_end(game_id)
-        while len(self._states) > self._cache_size:
-            self._states.popitem(last=False)
+        keep_recent(self._states, game_id, (version, state), self._cache_size)
 
     async def move_count(self, game: GameRecord) -> int:
         """The game's effective moves (`bot.app.numbering`): the one move count players are shown.
@@ -115,10 +112,7 @@ class ServiceBase:
         return count
 
     def _count_moves(self, game_id: int, version: int, count: int) -> None:
-        self._move_counts[game_id] = (version, count)
-        self._move_counts.move_to_end(game_id)
-        while len(self._move_counts) > self._cache_size:
-            self._move_counts.popitem(last=False)
+        keep_recent(self._move_counts, game_id, (version, count), self._cache_size)
 
     async def view(self, game: GameRecord, seat: Seat | None) -> View:
         return self.rules_for(game.kind).view(await self.state(game), seat)
@@ -201,3 +195,12 @@ def playing(game: GameRecord | None) -> GameRecord:
     if game.status == GameStatus.LOBBY:
         raise UserError("The game has not started yet.")
     return game
+
+
+def keep_recent(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    """Store `value` as the most recent entry of `cache`, forgetting the oldest beyond `size`: the
+    service's per-game caches stay bounded however many games a process has seen."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)

@@ -177,10 +177,14 @@ class LobbyActions(Decisions):
                 missing_names = still_to_agree(seats, votes | {user_id})
                 if missing_names:
                     return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), (game, False, missing_names))
+            # A moderator who holds a seat and agrees last ends it with the players, not over them.
+            by_vote = not is_admin or (
+                held_seat(seats, user_id) is not None and not still_to_agree(seats, votes | {user_id})
+            )
             said = (
-                f"🛑 The game was abandoned by a moderator, {escape_text(name)}."
-                if is_admin
-                else "🛑 The game was abandoned by vote of the players."
+                "🛑 The game was abandoned by vote of the players."
+                if by_vote
+                else f"🛑 The game was abandoned by a moderator, {escape_text(name)}."
             )
             asked = sorted(votes - {user_id})  # who asked before: told, with a ping, that it is done
             if asked:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,13 +184,15 @@ class MoveActions(TableClock):
         note: str | None = None,
         clear_votes: list[str] = (),  # type: ignore[assignment]
         conflicts: bool = False,
+        told: Collection[Seat] = (),
         deliver: bool = True,
     ) -> Move:
         """Persist a new state with its log entry, the timers it starts and what it owes the channel
         and the players (the outbox), in one transaction; only while the seat is held by whoever held
         it when the move was read. `clear_votes`: the ballots the move closes. `conflicts`: a lost race
-        raises the store's MoveConflict for the caller to decide again, instead of the refusal.
-        `deliver=False`: the caller wakes the courier (`deliver_owed`) once it has answered."""
+        raises the store's MoveConflict for the caller to decide again, instead of the refusal. `told`: seats
+        pinged with this move although it is theirs (`announcer.announce`). `deliver=False`: the caller
+        wakes the courier (`deliver_owed`) once it has answered."""
         rules = self.rules_for(game.kind)
         result = rules.result(after)
         waiting_before, waiting_after = rules.to_act(before), rules.to_act(after)
@@ -202,7 +205,16 @@ class MoveActions(TableClock):
         table.moves = numbering.after(await self.move_count(game), action_json)
         computer = note is None and user_id <= 0  # an AI seat, or a dropped seat on autopilot
         owed = announcer.announce(
-            table, game.version + 1, before, after, events, result, note=note, computer=computer, seat=seat
+            table,
+            game.version + 1,
+            before,
+            after,
+            events,
+            result,
+            note=note,
+            computer=computer,
+            seat=seat,
+            told=told,
         )
         dumped = rules.dump_state(after)
         logged = [event.model_dump(mode="json") for event in events]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from bot.app.text import escape_text
+from rules import words
 from rules.core import TradeForm, TradeGood
 
 NOTHING = {"", "nothing", "none", "-", "0", "no"}
@@ -32,7 +33,7 @@ def parse_bundle(text: str, goods: list[TradeGood], *, whose: str) -> dict[str, 
         bundle[good.key] = bundle.get(good.key, 0) + count
         if good.most is not None and bundle[good.key] > good.most:
             raise BundleError(
-                f"{escape_text(whose)} {'have' if whose == 'You' else 'has'} only {good.most} × {good.label}."
+                f"{escape_text(whose)} {'have' if whose == 'You' else 'has'} only {_held(good.most, good.label)}."
             )
     return bundle
 
@@ -77,7 +78,7 @@ def _find(name: str, goods: list[TradeGood], *, whose: str) -> TradeGood:
 def menu(goods: list[TradeGood]) -> str:
     """What a side can trade, in one line: held amounts where known."""
     shown = [good for good in goods if good.most is None or good.most > 0]
-    known = [f"{good.most} {good.label}" for good in shown if good.most is not None]
+    known = [_held(good.most, good.label) for good in shown if good.most is not None]
     hidden = [good.label for good in shown if good.most is None]
     parts = known[:MAX_LISTED]
     if len(known) > MAX_LISTED:
@@ -86,6 +87,12 @@ def menu(goods: list[TradeGood]) -> str:
     if hidden:
         text += "; or name any card they might hold in hand (e.g. " + ", ".join(hidden[:3]) + ")"
     return text + "."
+
+
+def _held(most: int, label: str) -> str:
+    """'1 coin', '3 coins', '2 stone': a plain good (a lower-case label) counted by the words helper; a
+    named card ('Iron Ore Mine (from hand)') keeps its name whole after the number."""
+    return words.count(most, label) if label.islower() else f"{most} {label}"
 
 
 def describe(form: TradeForm, partner: int | None = None) -> str:

@@ -166,15 +166,16 @@ class UndoRequests(Decisions, HistoryReads):
 
     async def undo_vote(
         self, game_id: int, user_id: int, version: int, approve: bool
-    ) -> tuple[str, Move | None]:
-        """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done).
+    ) -> tuple[str, Move | None, list[str]]:
+        """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done, the
+        names still awaited when waiting).
         The approval that completes the vote commits the undo and closes the ballot in one transaction;
         an answer to a request already decided is refused with what was decided."""
         kind = undo_vote_kind(version)
 
         async def decide(
             game: GameRecord, seats: list[SeatRecord], votes: set[int]
-        ) -> Verdict[tuple[str, Move | None]]:
+        ) -> Verdict[tuple[str, Move | None, list[str]]]:
             voting_seat(seats, user_id)
             plan, states = await self._undo_plan(game)
             if not votes:
@@ -194,17 +195,18 @@ class UndoRequests(Decisions, HistoryReads):
                     f"❌ <@{user_id}> refused the undo; the move stands. <@{asker}>, your request is closed."
                 )
                 ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said, ping=[asker])])
-                return Verdict(seen, ruling, ("refused", None))
+                return Verdict(seen, ruling, ("refused", None, []))
             if user_id in votes:
                 waiting = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
                 raise UserError(f"You have approved this undo already. Waiting for: {waiting}.")
-            if still_to_agree(seats, votes | {user_id}):
-                return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), ("waiting", None))
+            awaited = still_to_agree(seats, votes | {user_id})
+            if awaited:
+                return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), ("waiting", None, awaited))
             # the last approval: the undo is a move, committed with the ballot's close
             move = await self._undo(
                 game, seats, plan, states, how=", with the table's agreement", ballot=kind
             )
-            return Verdict(seen, NOTHING, ("done", move))
+            return Verdict(seen, NOTHING, ("done", move, []))
 
         return await self._decided(game_id, decide, kind)
 
@@ -247,6 +249,8 @@ class UndoRequests(Decisions, HistoryReads):
             None,
             clear_votes=[ballot] if ballot else [],
             conflicts=ballot is not None,
+            # The table decided a vote: its asker is told the outcome, even while still to act.
+            told=[plan.owner] if ballot else [],
         )
 
     async def undo_alone(self, channel_id: int, user_id: int) -> Move:

@@ -370,8 +370,8 @@ class UserSession:
             try:
                 await asyncio.wait_for(rec.produced.wait(), wait_more)
             except TimeoutError:
-                if rec.callback_type == 5:
-                    raise AssertionError(
+                if rec.callback_type == 5:  # the user still sees "thinking…": an InteractionFailed too
+                    raise InteractionFailed(
                         f"{rec.name}: deferred but nothing followed within {timeout} s"
                     ) from None
         return InteractionResult(self.server, rec)

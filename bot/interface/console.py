@@ -32,6 +32,10 @@ MANAGE_CHANNELS = 1 << 4
 STARTUP_SECONDS = 60.0
 """How long the bot may take to get ready: loading the wording engine alone takes seconds on a slow or
 busy machine (a CI runner shared with other jobs), where the emulator helpers' 10 s default is too short."""
+ANSWER_SECONDS = 60.0
+"""How long a deferred answer (a replay, a board drawn) may take before the console says it did not come:
+Discord waits 15 minutes for one, and drawing a replay on a busy machine takes longer than the emulator
+helpers' 10 s default. A late answer is still printed when it comes."""
 
 HELP = """\
 Type as a user:  NAME> COMMAND      (users: alice, bob, carol, dave; alice is a moderator)
@@ -159,7 +163,7 @@ class Console:
         try:
             if command.startswith("/"):
                 name, options = _parse_slash(command[1:])
-                await user.slash(channel_id, name, **self._resolved(options))
+                await user.slash(channel_id, name, timeout=ANSWER_SECONDS, **self._resolved(options))
             elif command.startswith("complete "):
                 name, options = _parse_slash(command[len("complete ") :].lstrip("/"))
                 if not options:
@@ -211,7 +215,7 @@ class Console:
                     f"its buttons: {_numbered(buttons)}"
                 )
             custom_id = found[0]
-        result = await user.click(message.id, custom_id)
+        result = await user.click(message.id, custom_id, timeout=ANSWER_SECONDS)
         if result.modal is not None:
             self.forms[user.name] = result
             fields = [
@@ -238,7 +242,9 @@ class Console:
         options = selects[menu - 1]["options"]
         if not 1 <= option <= len(options):
             raise ValueError(f"that menu has {len(options)} options")
-        await user.select(message.id, selects[menu - 1]["custom_id"], [options[option - 1]["value"]])
+        await user.select(
+            message.id, selects[menu - 1]["custom_id"], [options[option - 1]["value"]], timeout=ANSWER_SECONDS
+        )
 
     def _last_label(self, user: UserSession, label: str) -> bool:
         """Whether the last message this user saw with buttons has a button with this very label."""

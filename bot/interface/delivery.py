@@ -346,9 +346,12 @@ class Courier:
             buttons.add_item(
                 GameButton(row.game_id, "menu", label="Take my turn", style=discord.ButtonStyle.primary)
             )
-        file = await self._picture(row, payload)
         try:
             channel = await self.bot.create_dm(discord.Object(row.target))
+            earlier = await self._posted_before(row, channel)  # a DM is owed once, like a post
+            if earlier is not None:
+                return earlier.id
+            file = await self._picture(row, payload)
             message = await channel.send(
                 payload["content"],
                 file=file or discord.utils.MISSING,
@@ -425,7 +428,8 @@ class Courier:
 
     # ---- helpers -------------------------------------------------------------------------------
     async def _posted_before(self, row: OutboxRow, channel: Any) -> discord.Message | None:
-        """A post of this row that got through although its answer was lost, found in the channel.
+        """A post (or DM) of this row that got through although its answer was lost, found in the channel
+        (or the player's DM channel).
 
         A retry within Discord's nonce window gets the earlier message back for its nonce; after a
         longer outage the nonce protects nothing any more, so before posting again the courier reads

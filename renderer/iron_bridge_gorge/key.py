@@ -14,7 +14,7 @@ KEY_ITEMS = (
     "F Fuel, I Iron, C Clay, L Limestone, T Transport, O Other industry: the resource types, each in its colour",
     "the table's type columns count each seat's resources in play; a count filled in the type's colour "
     "leads that type (each round the most F, I or T scores 2 VP, the most C or L 1 VP; a tie scores nothing)",
-    f'VP victory points; Coins, with "{LOAN}" after them for an unpaid loan of 10; Rev revenue a round before events and '
+    f'VP victory points; Coins, with "{LOAN}" after them for an unpaid loan of 10 coins; Rev revenue a round before events and '
     "requirements; Hand cards in hand; Bid the initiative bid (✓ placed but secret, – not yet)",
     "a yellow row must act, ▶ marks the player whose turn it is",
     "on a card, 5c is its build cost and +2 its revenue a round",

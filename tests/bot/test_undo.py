@@ -131,7 +131,7 @@ async def test_an_undo_asked_after_another_undo_can_be_approved(tmp_path):
         assert (await service.undo_vote(game.id, bob, plan.last_version, True))[0] == "done"
         _, plan, others = await service.undo_request(1, bob)
         assert plan.last_version == passed.version and others == ["alice"]
-        outcome, move = await service.undo_vote(game.id, alice, plan.last_version, True)
+        outcome, move, _ = await service.undo_vote(game.id, alice, plan.last_version, True)
         assert outcome == "done" and move.events[0].text.startswith("bob took back")
         assert (await service.state(await store.game(game.id))).drawer == 1  # bob draws or passes again
     finally:

@@ -4,6 +4,7 @@ game starts there."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -19,7 +20,7 @@ from bot.interface import health
 from bot.interface.client import HostBot
 from bot.logs import JsonLines, about
 from bot.storage.records import Delivery
-from tests.e2e.harness import world
+from tests.e2e.harness import take_turn, world
 
 MANAGE_GUILD = 1 << 5
 
@@ -120,6 +121,16 @@ async def test_a_channel_without_attach_files_and_embed_links_is_named_before_a_
         assert not opened.ephemeral
 
 
+async def _delivered(w, game) -> None:
+    """Wait for the game's outbox to empty: the courier's retry comes after its backoff, past the
+    shortened nonce window, later than `settle` waits."""
+    for _ in range(100):
+        if not await w.bot.service.undelivered(game):
+            break
+        await asyncio.sleep(0.1)
+    await w.settle()
+
+
 async def test_a_post_retried_after_the_nonce_window_is_found_in_the_channel_not_posted_twice(
     tmp_path,
 ) -> None:
@@ -138,6 +149,7 @@ async def test_a_post_retried_after_the_nonce_window_is_found_in_the_channel_not
         w.server.faults.add("POST", r"/channels/\d+/messages", drop=True, after_create=True)
         await alice.slash(table, "game start")
         await w.settle()
+        await _delivered(w, await w.bot.service.store.latest_game_in(table))
         turn_posts = [m for m in w.public() if m.content and "g:1:board" in str(m.components)]
         assert len(turn_posts) == 1, [m.content[:60] for m in turn_posts]
         assert w.server.faults.injected, "the fault did not fire: nothing was tested"
@@ -166,3 +178,37 @@ async def test_settings_check_lists_every_permission_with_a_mark(tmp_path) -> No
         assert "❌ Attach Files" in report.content and "✅ Send Messages" in report.content
         good = await w.users["alice"].slash(w.channels["table"], "settings check")
         assert "❌" not in good.content and "Everything a game needs" in good.content
+
+
+async def test_a_dm_retried_after_the_nonce_window_is_found_in_the_dm_channel_not_sent_twice(
+    tmp_path,
+) -> None:
+    """The same holds for a direct message: a follower's DM whose answer was lost, retried after the
+    nonce window, is looked up in the DM channel's recent messages instead of being sent again."""
+    async with world(tmp_path) as w:
+        w.server.nonce_window = 0.05
+        w.bot.courier.nonce_window = 0.05
+        w.bot.courier.retry_base = 0.3
+        alice, bob, carol = w.users["alice"], w.users["bob"], w.users["carol"]
+        table = w.channels["table"]
+        await alice.slash(table, "game new", game="test-highcard", seed=3)
+        await bob.slash(table, "game join")
+        await alice.slash(table, "game start")
+        await carol.slash(table, "game follow", mode="dm")
+        await w.settle()
+        before = len(carol.dms())
+        dm_channel = w.server.world.dm_channel(carol.id).id
+        w.server.faults.add(
+            "POST", rf"/channels/{dm_channel}/messages", drop=True, after_create=True, times=1
+        )
+        first = lambda choices: choices[0]  # noqa: E731
+        for _ in range(6):  # a follower is written to at each handoff, not at every move
+            assert await take_turn(w, "table", alice, first) or await take_turn(w, "table", bob, first)
+            await w.settle()
+            if w.server.faults.injected:
+                break
+        await _delivered(w, await w.bot.service.store.latest_game_in(table))
+        sent = carol.dms()[before:]
+        assert w.server.faults.injected, "the fault did not fire: nothing was tested"
+        assert len(sent) == 1, [m.content[:60] for m in sent]
+        assert len({m.content for m in carol.dms()}) == len(carol.dms())

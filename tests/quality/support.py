@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.app.announcer import one_line
 from bot.app.service import GameService
-from bot.emulator.driver import InteractionFailed, InteractionResult, UserSession
+from bot.emulator.driver import EmulatorUsageError, InteractionFailed, InteractionResult, UserSession
 from bot.emulator.gateway import GatewaySession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
@@ -169,9 +169,16 @@ async def choose(
 
 
 async def open_menu(user: UserSession, turn: StoredMessage) -> InteractionResult | None:
-    """Press "Take my turn" on a turn message; None when the bot answers that it is not their turn."""
+    """Press "Take my turn" on a turn message; None when the bot answers that it is not their turn, or
+    when the button was greyed out in the meantime (another move superseded the post: a person could
+    not press it either)."""
     menu_id = next(cid for _, cid, _ in turn.buttons() if cid and cid.endswith(":menu"))
-    menu = await user.click(turn.id, menu_id)
+    try:
+        menu = await user.click(turn.id, menu_id)
+    except EmulatorUsageError as error:
+        if "is disabled" not in str(error):
+            raise
+        return None
     if menu.answer.startswith("⚠️") or menu.message is None or not move_options(menu.message):
         return None
     return menu

@@ -274,6 +274,6 @@ def test_the_nations_section_counts_city_tokens_in_words():
         for seat, left in zip(view.seats, (1, 0, 2, 1), strict=True)
     ]
     nations = next(overlay for overlay in OVERLAYS if overlay.name == "nations")
-    drawn = _texts(lambda: nations.draw(view.model_copy(update={"seats": seats}), None))
+    drawn = _page_texts(nations, view.model_copy(update={"seats": seats}))  # four nations: two pages
     assert "1 city token" in drawn and "2 city tokens" in drawn and "0 city tokens" in drawn, drawn
     assert "1 city tokens" not in drawn

@@ -71,8 +71,13 @@ def test_the_words_of_the_options_the_issue_named() -> None:
     assert heroes.option_lines({"map_seed": 0, "turns": 0}) == [
         "Map seed: random map",
         "Turns: the guide's length (12 solo, 10 for 2–3 players, 9 for 4, 8 for 5)",
+        "Round actions: only alongside a phase action",
     ]
-    assert heroes.option_lines({"map_seed": 42, "turns": 4}) == ["Map seed: 42", "Turns: 4"]
+    assert heroes.option_lines({"map_seed": 42, "turns": 4, "round_actions": "alone_if_stuck"}) == [
+        "Map seed: 42",
+        "Turns: 4",
+        "Round actions: also alone when no phase action is left",
+    ]
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.info.id)

@@ -76,7 +76,10 @@ class SlowPlay(commands.Cog):
     async def catchup(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             self.bot.table.paced(interaction.user.id)
-            game = await self.bot.service.active_game(interaction.channel_id)
+            # The last game started here, over or not: a player back after the end catches up on it too.
+            game = await self.bot.service.latest_game_in(interaction.channel_id)
+            if game is None or game.state is None:
+                game = await self.bot.service.active_game(interaction.channel_id)  # its refusal says why
             last, move, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
             since = f"your last move was move {move}" if last else "since the start"
             body = "\n".join(f"• {escape_text(line)}" for line in lines[-30:]) or "Nothing has happened."

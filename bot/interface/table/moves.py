@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.app.autoplay import automated
 from bot.app.refusals import Refusal, UserError
 from bot.app.service import Move, menu_digest
 from bot.app.text import code_text, escape_text
@@ -150,7 +151,22 @@ class MoveReplies(TableBase):
         )
         content = "✅ " + "\n".join(said)
         view = None
-        if move.result is None and move.seat in move.rules.to_act(move.after):
+        waiting = move.rules.to_act(move.after) if move.result is None else set()
+        # A trade offered to a computer seat (`rules.trade`: the open `proposal`) is answered before the
+        # post: choices offered with the offer would be outdated before they could be pressed, so the
+        # proposer's next choices come with the post of the answer.
+        proposal = getattr(move.after, "proposal", None)
+        computer = (
+            proposal.partner
+            if proposal is not None
+            and proposal.proposer == move.seat
+            and proposal.partner in automated(move.seats, None)
+            else None
+        )
+        if move.seat in waiting and computer is not None:
+            name = escape_text(move.seats[computer].name)
+            content += f"\n\n🤖 {name} answers first; your next choices come with the post of the answer."
+        elif move.seat in waiting:
             choices = move.rules.legal_actions(move.after, move.seat)
             view = seat_menu(move.game.id, move.rules, move.after, move.seat, choices)
             content += "\n\n**Your turn continues:**" if lines else "\n\n**Now choose:**"

@@ -179,7 +179,8 @@ def apply_propose(state: State, seat: Seat, action: Propose, events: list[Event]
         f"{player.name} offered {partner} a trade.",
         {
             seat: f"You offer {goods_text(give)} for {goods_text(get)}.",
-            action.partner: f"{player.name} offers you {goods_text(give)} for your {goods_text(get)}.",
+            action.partner: f"{player.name} offers you {goods_text(give)} for "
+            + (f"your {goods_text(get)}." if any(get.values()) else "nothing."),
         },
     )
 

@@ -156,9 +156,16 @@ def propose(state: State, seat: Seat, action: Propose, events: list[Event]) -> N
         f"{player.name} proposed a trade to {partner}.",
         {
             seat: f"Offer: you give {describe(action.give)}; you get {describe(action.get)}.",
-            action.partner: f"{player.name} offers {describe(action.give)} for your {describe(action.get)}.",
+            action.partner: f"{player.name} offers {describe(action.give)} for {_yours(action.get)}.",
         },
     )
+
+
+def _yours(items: TradeItems) -> str:
+    """What an offer asks of its partner, as the partner reads it: "your 2 coins", or "nothing" (never
+    "your nothing") for a gift."""
+    wanted = describe(items)
+    return "nothing" if wanted == "nothing" else f"your {wanted}"
 
 
 def _items(

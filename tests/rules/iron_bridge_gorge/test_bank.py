@@ -64,7 +64,7 @@ def test_a_bank_move_before_the_build_phase_says_it_ends_building():
 
     state = at_turn(phase="expansion", hands={0: ["farmland"]})
     labels = {c.key: c.label for c in GAME.legal_actions(state, 0)}
-    assert labels["loan"] == "Take a loan of 10 (ends your building this turn)"
+    assert labels["loan"] == "Take a loan of 10 coins (ends your building this turn)"
     assert labels["sell:hand:farmland"].endswith("(ends your building this turn)")
     state, _ = play(state, 0, {"kind": "loan"})
     assert state.phase == "bank" and not any(k.startswith("build") for k in keys(state, 0))
