@@ -124,13 +124,26 @@ async def _run(settings: Settings) -> int:
         from bot.emulator.connect import point_discord_py_at
 
         point_discord_py_at(settings.discord_api_base)
-    from bot.interface.lifecycle import install_stop_signals
+    from bot.interface.lifecycle import EXIT_GRACE, arm_exit_ceiling, install_stop_signals
 
     bot = create_bot(settings)
-    install_stop_signals(bot.shutdown)
+
+    stopping, stopped = asyncio.Event(), asyncio.Event()
+
+    async def stop() -> None:
+        stopping.set()
+        arm_exit_ceiling(settings.stop_timeout + EXIT_GRACE)  # this process's hard ceiling, not a library's
+        try:
+            await bot.shutdown()
+        finally:
+            stopped.set()
+
+    install_stop_signals(stop)
     try:
         async with bot:
             await bot.start(settings.discord_token.strip())
+        if stopping.is_set():  # the gateway closes before the store: let the stop close the store too
+            await stopped.wait()
     except discord.LoginFailure:
         print(
             "Discord refused the token: check DISCORD_TOKEN (Bot tab of your application).", file=sys.stderr

@@ -214,9 +214,19 @@ class SqliteDatabase:
                 raise
             await self._db.execute("COMMIT")
 
-    async def close(self) -> None:
-        async with self._lock:
+    async def close(self, patience: float = 2.0) -> None:
+        """Close after the transaction under way, waiting at most `patience` seconds for it: a stopping
+        bot may still have a queue of interactions behind the lock, and an open connection's thread
+        would keep the process alive. SQLite rolls back what was not committed."""
+        try:
+            await asyncio.wait_for(self._lock.acquire(), patience)
+        except TimeoutError:
             await self._db.close()
+            return
+        try:
+            await self._db.close()
+        finally:
+            self._lock.release()
 
 
 async def _while_locked(db: aiosqlite.Connection, sql: str, patience: float = 10.0) -> None:

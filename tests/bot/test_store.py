@@ -335,3 +335,36 @@ def test_database_urls():
     assert str(parse_url("postgresql://bot:secret@db:5432/games")) == "postgresql://bot:***@db:5432/games"
     with pytest.raises(ValueError, match="mysql://"):
         parse_url("mysql://u@h/d")
+
+
+async def test_closing_a_sqlite_database_does_not_wait_for_a_queue_of_transactions(tmp_path):
+    """A stopping bot closes its store while interactions may still queue behind the connection's lock;
+    waiting for all of them left the store open and its connection thread (not a daemon) kept the
+    process alive after its graceful stop (the operations bench, 200 channels). Closing waits for the
+    transaction under way only up to its patience, and the connection's thread ends."""
+    from bot.storage.database import SqliteDatabase
+
+    db = await SqliteDatabase.connect(str(tmp_path / "games.db"))
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def long_transaction() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("CREATE TABLE IF NOT EXISTS t (x INTEGER)")
+            inside.set()
+            await release.wait()
+
+    holder = asyncio.create_task(long_transaction())
+    await inside.wait()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await db.close(patience=0.2)
+    assert loop.time() - started < 2.0
+    thread = db._db._thread  # aiosqlite's worker thread: it ends once the connection is closed
+    for _ in range(100):
+        if thread is None or not thread.is_alive():
+            break
+        await asyncio.sleep(0.02)
+    assert thread is None or not thread.is_alive()
+    release.set()
+    with contextlib.suppress(Exception):
+        await holder
