@@ -326,8 +326,8 @@ def festival(state: State, grounds: Tile, seen: set[int], lines: Lines) -> None:
         seen.add(tile_id)
         if spot.owner == seat:
             ducats += pay_ducats(state, seat, 2)
-        elif give(state, seat, FESTIVAL_GOODS[spot.building], 1):  # type: ignore[index]
-            copies.append(FESTIVAL_GOODS[spot.building])  # type: ignore[index]
+        elif give(state, seat, FESTIVAL_GOODS[spot.building], 1):
+            copies.append(FESTIVAL_GOODS[spot.building])
     if ducats or copies:
         extra = f", {', '.join(copies)}" if copies else ""
         lines[seat].append(f"Festival Grounds T{grounds.id}: {words.count(ducats, 'ducat')}{extra}")
