@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TypedDict
 
 from PIL import Image, ImageDraw, ImageFont, features
 
@@ -141,7 +142,11 @@ _REGIONAL_INDICATORS = range(0x1F1E6, 0x1F200)
 _VARIATION_SELECTORS = frozenset(chr(c) for c in [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
 
 
-def _layout(face: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> dict[str, str]:
+class _Layout(TypedDict, total=False):
+    direction: str
+
+
+def _layout(face: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> _Layout:
     """Keyword arguments for laying text out: a left-to-right paragraph where raqm is used, so a name in
     a right-to-left script stays where it is written instead of turning the whole line around."""
     if isinstance(face, ImageFont.FreeTypeFont) and face.layout_engine == ImageFont.Layout.RAQM:
@@ -463,8 +468,8 @@ def draw_text(
     if not text:
         return
     mask, (dx, dy) = _glyphs(text, size, bold, anchor)
-    ink = draw.draw.draw_ink(fill)  # type: ignore[attr-defined]
-    draw.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, ink)  # type: ignore[attr-defined]
+    ink = draw.draw.draw_ink(fill)
+    draw.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, ink)
 
 
 def rounded_box(

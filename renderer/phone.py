@@ -133,7 +133,7 @@ def _recording(texts: list[tuple[float, str]]) -> Iterator[None]:
             probing.on = False
 
     ImageFont.FreeTypeFont.getmask2 = getmask2  # type: ignore[method-assign]
-    canvas._glyph_key = probe  # type: ignore[assignment]
+    canvas._glyph_key = probe
     try:
         yield
     finally:

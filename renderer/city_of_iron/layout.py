@@ -113,7 +113,7 @@ def _pill_mask(width: int, height: int) -> Image.Image:
 
 def _stamp(draw: Draw, x: int, y: int, mask: Image.Image, fill: Color) -> None:
     """`fill` through `mask` at (x, y), as `canvas.draw_text` draws its cached glyph masks."""
-    draw.draw.draw_bitmap((x, y), mask.im, draw.draw.draw_ink(fill))  # type: ignore[attr-defined]
+    draw.draw.draw_bitmap((x, y), mask.im, draw.draw.draw_ink(fill))
 
 
 def _badge(draw: Draw, x: int, y: int, text: str, fill: Color, ink: Color = WHITE, size: int = SMALL) -> int:

@@ -40,11 +40,13 @@ def _seat_changes(old: SeatView, new: SeatView, view: IronBridgeGorgeView) -> tu
             if view.step != "initiative" and new.bid is not None
             else f"{name} placed a bid"
         )
-    before, after = Counter(card.name for card in old.resources), Counter(card.name for card in new.resources)
+    held_before = Counter(card.name for card in old.resources)
+    held_after = Counter(card.name for card in new.resources)
     for card_type in TYPE_ORDER:
         if type_counts(old)[card_type] != type_counts(new)[card_type]:
             marks.add(f"{card_type}:{seat}")
-    gained, lost = sorted((after - before).elements()), sorted((before - after).elements())
+    gained = sorted((held_after - held_before).elements())
+    lost = sorted((held_before - held_after).elements())
     if gained:
         lines.append(f"{name} now has in play: {', '.join(gained)}")
     if lost:
