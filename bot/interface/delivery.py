@@ -269,7 +269,7 @@ class Courier:
         try:
             message = await channel.send(
                 payload["content"],
-                file=file,
+                file=file if file is not None else discord.utils.MISSING,  # as send() itself maps None
                 view=buttons,
                 nonce=nonce(row),
                 allowed_mentions=_pinging(payload.get("ping", [])),
