@@ -14,7 +14,7 @@ import io
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -530,6 +530,10 @@ def to_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+Paint = Callable[..., object]
+"""A block's painter, called as `paint(draw, y)` (lambdas may bind more through default arguments)."""
+
+
 @dataclass
 class Sheet:
     """A vertical flow of blocks for boards whose height depends on content.
@@ -543,7 +547,7 @@ class Sheet:
     changed: frozenset[str] = frozenset()
     """Keys of the parts that changed since the viewer's last move (the renderer's own names, such as
     "C5" or "coins:1"); painters check them and call `mark` with where they drew that part."""
-    _blocks: list[tuple[int, object]] = field(default_factory=list)
+    _blocks: list[tuple[int, Paint]] = field(default_factory=list)
     _marks: list[tuple[int, int, int, int]] = field(default_factory=list)
     _header: int = 0
     """How many of the first blocks head every page (`keep_header`)."""
@@ -662,7 +666,7 @@ class Sheet:
 
         self._blocks.append((len(rows) * height + 8, paint))
 
-    def block(self, height: int, paint: object) -> None:
+    def block(self, height: int, paint: Paint) -> None:
         """A custom block: `paint(draw, y)` draws within [y, y + height)."""
         self._blocks.append((height, paint))
 
@@ -691,7 +695,7 @@ class Sheet:
         y = MARGIN
         self._marks.clear()
         for height, paint in self._blocks:
-            paint(draw, y)  # type: ignore[operator]
+            paint(draw, y)
             y += height
         for box in self._marks:  # on top of every block, so no later block hides a frame
             frame_changed(draw, box)
@@ -711,7 +715,7 @@ def _page_note_height(width: int) -> int:
     return line_height(_page_text(width)) + 8
 
 
-def _page_note(width: int, number: int, count: int) -> tuple[int, object]:
+def _page_note(width: int, number: int, count: int) -> tuple[int, Paint]:
     """The block saying which page this is, under the header of every page."""
     size = _page_text(width)
     text = f"Page {number + 1} of {count}"

@@ -53,6 +53,7 @@ _SPLIT = re.compile(r" → |: |; | with | for | from ")
 
 
 def _table(interaction: discord.Interaction) -> TablePort:
+    # discord.py types the client as a plain Client; every interaction here reaches the HostBot (its table).
     return interaction.client.table  # type: ignore[attr-defined]
 
 
@@ -510,7 +511,8 @@ def retired_buttons(game_id: int) -> discord.ui.View:
     presses "Take my turn" on a message that is no longer the turn."""
     view = turn_buttons(game_id)
     for button in view.children:
-        button.item.disabled = True  # type: ignore[attr-defined]
+        assert isinstance(button, GameButton), "turn_buttons holds GameButtons only"
+        button.item.disabled = True
     return view
 
 

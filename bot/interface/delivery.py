@@ -508,6 +508,8 @@ def _pinging(users: list[int]) -> discord.AllowedMentions:
 
 def _retry_after(error: discord.HTTPException) -> float:
     response = getattr(error, "response", None)
+    if response is None:
+        return 0.0
     with contextlib.suppress(Exception):
-        return float(response.headers.get("Retry-After", 0))  # type: ignore[union-attr]
+        return float(response.headers.get("Retry-After", 0))
     return 0.0

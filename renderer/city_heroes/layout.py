@@ -168,7 +168,8 @@ def work_name(view: CityHeroesView, key: str) -> str:
 # ---- small drawing helpers ----------------------------------------------------------------------
 def tint(color: Color, amount: float) -> Color:
     """`color` mixed with white (0 = color, 1 = white)."""
-    return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
+    red, green, blue = (int(c + (255 - c) * amount) for c in color)
+    return red, green, blue
 
 
 @lru_cache(maxsize=4096)

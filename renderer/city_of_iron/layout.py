@@ -98,7 +98,8 @@ def _land(land_id: str) -> tuple[str, Color]:
 
 def _tint(color: Color, amount: float = 0.78) -> Color:
     """A light version of `color` (mixed with white) for backgrounds."""
-    return tuple(int(channel + (255 - channel) * amount) for channel in color)  # type: ignore[return-value]
+    red, green, blue = (int(channel + (255 - channel) * amount) for channel in color)
+    return red, green, blue
 
 
 @lru_cache(maxsize=1024)

@@ -69,7 +69,8 @@ def side_color(seat: int) -> Color:
 
 def _tint(color: Color, amount: float) -> Color:
     """`color` mixed with white (amount 0 = color, 1 = white)."""
-    return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
+    red, green, blue = (int(c + (255 - c) * amount) for c in color)
+    return red, green, blue
 
 
 BASE_ROWS: tuple[Color, Color] = (_tint(SIDE_COLORS[0], 0.8), _tint(SIDE_COLORS[1], 0.8))
