@@ -299,6 +299,10 @@ def fit_label(text: str) -> str:
     return text if len(text) <= LABEL_MOST else text[: LABEL_MOST - 1] + "…"
 
 
+TimeoutKind = Literal["pass", "safe"]
+"""The kinds of timeout choice a game declares (`Choice.timeout`)."""
+
+
 class Choice(Model):
     """One thing a seat may do now, as the bot offers it (button, select option, autocomplete)."""
 
@@ -314,10 +318,11 @@ class Choice(Model):
     when a seat's choices do not fit one message, the bot offers the group, then these parts, then the
     choices. Without it the bot derives the parts from the labels (the text before " → ", ": ", ...)."""
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
-    timeout: Literal["pass", "safe"] | None = None
-    """What the table's clock may play for a seat that ran out of time: 'pass' skips the decision as
-    the rules allow (a pass, ending a turn); 'safe' is a harmless default when no pass exists (a zero
-    bid). Games mark these; see `Game.timeout_choice`."""
+    timeout: TimeoutKind | None = None
+    """What the table's clock plays for a seat that ran out of time, declared by the game: 'pass' skips
+    the decision as the rules allow (a pass, ending a turn); 'safe' is the game's default where no pass
+    exists (a zero bid). One choice per situation, of one kind (`tests/rules/test_timeouts.py`); none
+    means the table keeps waiting (`Game.timeout_choice`; each game's table: `data/<game>/README.md`)."""
     ends: bool = False
     """The seat's way out of the decision: end the turn, pass, done choosing. The bot keeps it a button
     at the top of the seat's menu, never inside a select or a part, however many other choices there
@@ -340,6 +345,7 @@ def built_choice(
     style: str = "secondary",
     *,
     ends: bool = False,
+    timeout: TimeoutKind | None = None,
 ) -> Choice:
     """A Choice without validation, for the games' menus: they are rebuilt after every move, and a
     search builds them for every position it looks at, so validating each (or pydantic's
@@ -354,10 +360,26 @@ def built_choice(
         "group": group,
         "path": [],
         "style": style,
-        "timeout": None,
+        "timeout": timeout,
         "ends": ends,
     }
-    return assembled(Choice, values, set(_BUILT_CHOICE_SET) | ({"ends"} if ends else set()))
+    fields_set = set(_BUILT_CHOICE_SET) | ({"ends"} if ends else set()) | ({"timeout"} if timeout else set())
+    return assembled(Choice, values, fields_set)
+
+
+def declared(choice: Choice, timeout: TimeoutKind) -> Choice:
+    """A copy of `choice` declared as the clock's `timeout` choice. A copy, never the choice itself:
+    games build many choices once and share them (lru caches), and the same choice may be the timeout
+    in one situation and not in another (a menu's first build)."""
+    return assembled(
+        Choice, {**vars(choice), "timeout": timeout}, set(choice.__pydantic_fields_set__) | {"timeout"}
+    )
+
+
+def first_declared(choices: list[Choice], timeout: TimeoutKind) -> list[Choice]:
+    """`choices` with the first one declared (`declared`): a situation whose timeout is its menu's first
+    move (a fresh list; empty stays empty)."""
+    return [declared(choices[0], timeout), *choices[1:]] if choices else []
 
 
 class Event(Model):
@@ -631,25 +653,16 @@ class Game(ABC, Generic[StateT]):
         return self._result(state)
 
     def timeout_choice(self, state: StateT, seat: Seat, policy: str) -> Choice | None:
-        """The move the clock plays for a seat out of time: a pass where the rules allow one, and
-        under the 'default' policy a safe move otherwise. None means the table keeps waiting.
-
-        Choices marked by the game win; unmarked games are read by the usual names of passing.
-        """
+        """The move the clock plays for a seat out of time: the choice the game declared 'pass' (the
+        rules' way to skip the decision), and under the 'default' policy, where there is none, the one
+        it declared 'safe'. None means the table keeps waiting. Only the declarations count: no label
+        or key is read (issue 39), so a game that declares nothing never has a move played for it."""
         choices = self.legal_actions(state, seat)
-        passes = [c for c in choices if getattr(c, "timeout", None) == "pass"] or [
-            c for c in choices if _looks_like_pass(c)
-        ]
-        if passes:
-            return passes[0]
-        if policy != "default":
-            return None
-        safe = [c for c in choices if getattr(c, "timeout", None) == "safe"]
-        if safe:
-            return safe[0]
-        # Unmarked: the game's first ordinary choice, never a trade offer or a step back.
-        ordinary = [c for c in choices if not _looks_social_or_back(c)]
-        return ordinary[0] if ordinary else None
+        for wanted in ("pass", "safe") if policy == "default" else ("pass",):
+            for choice in choices:
+                if choice.timeout == wanted:
+                    return choice
+        return None
 
     def trade_form(self, state: StateT, seat: Seat) -> TradeForm | None:
         """What `seat` may offer and ask for in a trade proposal right now; None when it cannot propose.
@@ -694,22 +707,6 @@ class Game(ABC, Generic[StateT]):
 
     def load_view(self, data: Mapping[str, Any]) -> View:
         return self.view_model.model_validate(data)
-
-
-_PASS_WORDS = ("pass", "end turn", "end phase", "done", "skip", "end this action and pass")
-
-
-def _looks_like_pass(choice: Choice) -> bool:
-    label = choice.label.lower()
-    key = choice.key.lower()
-    return key in {"pass", "end", "done", "skip", "end-turn", "end_turn"} or label.startswith(_PASS_WORDS)
-
-
-def _looks_social_or_back(choice: Choice) -> bool:
-    label = choice.label.lower()
-    return choice.group.lower() in {"trade", "trading"} or label.startswith(
-        ("back", "offer", "propose", "gift")
-    )
 
 
 def _check_option(spec: OptionSpec, value: Any) -> Any:

@@ -145,7 +145,9 @@ def answer_choices(
     state: Trading, seat: Seat, terms: Terms[Any, Any], make: ChoiceMaker = Choice
 ) -> list[Choice]:
     """While a proposal is open: the partner's Accept (when the trade can happen) and Decline, the
-    proposer's cancel. `make` builds a Choice from keywords (a game may pass a faster constructor)."""
+    proposer's cancel. `make` builds a Choice from keywords (a game may pass a faster constructor).
+    None is declared a timeout choice: the clock never answers or withdraws a trade for a player, the
+    table keeps waiting (what it always did; `tests/rules/test_timeouts.py`)."""
     proposal = state.proposal
     if seat == proposal.partner:
         choices = []

@@ -27,6 +27,7 @@ transaction (`Store.commit_move(outbox=...)`): a crash after the commit cannot l
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -398,7 +399,9 @@ def _edit(
     assert live is not None
     carried = live.carrying(lines, private, changed)
     payload = {
-        "content": _compose(live.header, carried.lines, _footer(table, public, None)),
+        "content": _compose(
+            _through(live.header, table.move_number(version)), carried.lines, _footer(table, public, None)
+        ),
         "live": carried.dump(),
     }
     repaint = {
@@ -413,6 +416,19 @@ def _edit(
             kind="repaint", target=table.game.channel_id, payload=repaint, due_at=table.now + REPAINT_AFTER
         ),
     ]
+
+
+_FIRST_MOVE = re.compile(r"· move (\d+)$")
+
+
+def _through(header: str, last: int) -> str:
+    """The live post's header once edits added moves to it: the moves it shows, first to last ("move
+    31–37"), so the number read at the top is never older than the lines below it. The stored header
+    keeps the first move, the one that made the post."""
+    found = _FIRST_MOVE.search(header)
+    if found is not None:
+        return header if last <= int(found.group(1)) else f"{header}–{last}"
+    return f"{header} · up to move {last}" if last > 0 else header
 
 
 def _footer(table: Table, public: View, result: Result | None) -> list[str]:

@@ -66,12 +66,17 @@ class MoveActions(TableClock):
         action: dict[str, Any] | str | None = None,
         menu: str | None = None,
         interaction_id: int | None = None,
+        deliver: bool = True,
     ) -> Move:
         """Apply one move for `user_id`, chosen by choice key or given as action JSON.
 
         `menu` is the digest of the seat's choices when its buttons were drawn: if the seat's choices
         have changed since, the click is stale and refused. Other seats' moves in a simultaneous step
         do not change this seat's choices, so their buttons stay valid.
+
+        `deliver=False`: the courier is not woken for what the move owes; the caller answers the player
+        first, then calls `deliver_owed` (the rows are committed either way, and the courier's next
+        look finds them).
         """
         async with self._lock(game_id):
             game, seats = await self._playing(game_id)
@@ -87,6 +92,7 @@ class MoveActions(TableClock):
                 action=action,
                 menu=menu,
                 interaction_id=interaction_id,
+                deliver=deliver,
             )
 
     async def play_for_seat(
@@ -112,6 +118,7 @@ class MoveActions(TableClock):
         menu: str | None = None,
         interaction_id: int | None = None,
         note: str | None = None,
+        deliver: bool = True,
     ) -> Move:
         started = time.perf_counter()
         rules = self.rules_for(game.kind)
@@ -155,6 +162,7 @@ class MoveActions(TableClock):
             applied.events,
             interaction_id,
             note=note,
+            deliver=deliver,
         )
         move.label = label
         if self.metrics is not None:
@@ -178,12 +186,14 @@ class MoveActions(TableClock):
         clear_votes: Sequence[str] = (),
         conflicts: bool = False,
         told: Collection[Seat] = (),
+        deliver: bool = True,
     ) -> Move:
         """Persist a new state with its log entry, the timers it starts and what it owes the channel
         and the players (the outbox), in one transaction; only while the seat is held by whoever held
         it when the move was read. `clear_votes`: the ballots the move closes. `conflicts`: a lost race
         raises the store's MoveConflict for the caller to decide again, instead of the refusal. `told`: seats
-        pinged with this move although it is theirs (`announcer.announce`)."""
+        pinged with this move although it is theirs (`announcer.announce`). `deliver=False`: the caller
+        wakes the courier (`deliver_owed`) once it has answered."""
         rules = self.rules_for(game.kind)
         result = rules.result(after)
         waiting_before, waiting_after = rules.to_act(before), rules.to_act(after)
@@ -208,13 +218,14 @@ class MoveActions(TableClock):
             told=told,
         )
         dumped = rules.dump_state(after)
+        logged = [event.model_dump(mode="json") for event in events]
         try:
             version = await self.store.commit_move(
                 game,
                 seat=seat,
                 user_id=user_id,
                 action=action_json,
-                events=[event.model_dump(mode="json") for event in events],
+                events=logged,
                 state=dumped,
                 interaction_id=interaction_id,
                 finished_result=result.model_dump_json() if result is not None else None,
@@ -232,13 +243,15 @@ class MoveActions(TableClock):
                 raise
             raise await self._lost_race(game, conflict) from None
         self._remember(game.id, version, after)
+        self._logged(game.id, version, seat, user_id, action_json, logged, after, game.kind)
         self._shown[game.id] = table.shown  # the next move's `before` is this `after`
         self._shown.move_to_end(game.id)
         while len(self._shown) > self._cache_size:
             self._shown.popitem(last=False)
         self._count_moves(game.id, version, table.moves)
         self._timers_planned(timers)
-        self._outbox_written()
+        if deliver:
+            self._outbox_written()
         committed = game.model_copy(  # the record as stored now, state included (the cache may forget it)
             update={
                 "version": version,
@@ -256,6 +269,24 @@ class MoveActions(TableClock):
             events=events,
             result=result,
         )
+
+    def _logged(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        user_id: int,
+        action: dict[str, Any],
+        events: list[dict[str, Any]],
+        state: Any,
+        kind: str,
+    ) -> None:
+        """A move this process committed, as logged, and the state it led to: the undo planner keeps
+        its turn keys current with it (`bot.app.undo_requests`)."""
+
+    def deliver_owed(self) -> None:
+        """Wake the courier for rows committed with `deliver=False`, once the player is answered."""
+        self._outbox_written()
 
     async def _lost_race(self, game: GameRecord, conflict: MoveConflict) -> UserError:
         """The refusal of a move another decision beat to the commit: the seat handed to a substitute,

@@ -36,9 +36,11 @@ class UndoRequests(Decisions, HistoryReads):
         states, moves = await self._replay_log(game, upto=game.version)
         return plan_undo(self.rules_for(game.kind), states, moves), states
 
-    async def _current_undo_plan(self, game: GameRecord) -> UndoPlan | None:
+    async def _current_undo_plan(self, game: GameRecord, *, kept: bool = False) -> UndoPlan | None:
         """The plan `_undo_plan` gives, without replaying the whole game on every call: from the turn
-        keys of the latest states (`TurnLog`), then the log records of the moves it takes back."""
+        keys of the latest states (`TurnLog`), then the log records of the moves it takes back.
+        `kept`: the moves as the `TurnLog` keeps them (`Logged`: whose, and what they revealed), enough
+        for `undo_refusal` and read from memory, instead of their whole records from the log."""
         log = await self._turn_log(game)
         span = undo_span(log.keys)
         if span is None:
@@ -47,8 +49,13 @@ class UndoRequests(Decisions, HistoryReads):
         if start == 0 and not log.whole:  # the turn may begin before the keys kept: ask the full replay
             return (await self._undo_plan(game))[0]
         versions = log.versions[start:]
-        wanted = set(versions)
-        taken = [r for r in await self.store.actions(game.id, since=versions[0] - 1) if r.version in wanted]
+        if kept and len(log.logged) == len(log.versions):
+            taken: list[Any] = list(log.logged[start:])
+        else:
+            wanted = set(versions)
+            taken = [
+                r for r in await self.store.actions(game.id, since=versions[0] - 1) if r.version in wanted
+            ]
         return UndoPlan(moves=taken, owner=taken[0].seat, in_progress=in_progress)
 
     async def _turn_log(self, game: GameRecord) -> TurnLog:
@@ -57,24 +64,28 @@ class UndoRequests(Decisions, HistoryReads):
         rules = self.rules_for(game.kind)
         log = self._turn_logs.get(game.id)
         grown = None
-        if log is not None:
+        if log is not None and log.version == game.version:
+            grown = log  # kept current by this process's own moves (`_logged`): nothing to read
+        elif log is not None:
             grown = log.extended(rules, await self.store.actions(game.id, since=log.version))
         if grown is None:
             records = await self.store.actions(game.id)
             states, moves = await self._replay_log(game, records=records)
             window = states[-TURN_WINDOW - 1 :]
+            kept = moves[len(moves) + 1 - len(window) :]
             grown = TurnLog(
                 version=records[-1].version if records else 0,
                 state=states[-1],
                 keys=tuple(rules.turn_key(state) for state in window),
-                versions=tuple(move.version for move in moves[len(moves) + 1 - len(window) :]),
+                versions=tuple(move.version for move in kept),
                 whole=len(window) == len(states),
+                logged=tuple(Logged.of(move) for move in kept),
             )
         current = self._states.get(game.id)
         if current is not None and current[0] == grown.version and current[1] is not grown.state:
             grown = replace(grown, state=current[1])  # one copy of the state in memory, not two
-        kept = self._turn_logs.get(game.id)
-        if kept is None or kept.version <= grown.version:
+        cached = self._turn_logs.get(game.id)
+        if cached is None or cached.version <= grown.version:
             self._turn_logs[game.id] = grown
             self._turn_logs.move_to_end(game.id)
             while len(self._turn_logs) > self._cache_size:
@@ -116,28 +127,55 @@ class UndoRequests(Decisions, HistoryReads):
         plan, others = await self._decided(game.id, decide)
         return game, plan, others
 
-    async def can_undo(self, game: GameRecord, user_id: int) -> bool:
+    async def can_undo(self, game: GameRecord, user_id: int, seats: list[SeatRecord] | None = None) -> bool:
         """Whether `/undo` from this user would be accepted now, by the same checks as `undo_request`
-        (so the Undo button is offered only then); nothing is recorded."""
+        (so the Undo button is offered only then); nothing is recorded. `seats`: as the caller read
+        them (a move's, read under the game's lock). Right after this process's own move it reads
+        nothing: the button goes with the move's confirmation, which waits for it."""
         if game.status != GameStatus.ACTIVE:
             return False
-        seats = await self.store.seats(game.id)
+        seats = seats if seats is not None else await self.store.seats(game.id)
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             return False
-        return undo_refusal(await self._current_undo_plan(game), seat, user_id, seats) is None
+        return undo_refusal(await self._current_undo_plan(game, kept=True), seat, user_id, seats) is None
+
+    def _logged(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        user_id: int,
+        action: dict[str, Any],
+        events: list[dict[str, Any]],
+        state: Any,
+        kind: str,
+    ) -> None:
+        """Keep the game's `TurnLog` current with a move this process just committed (the state it led
+        to is at hand), so the next Undo check reads nothing back; an undo drops it (the next check
+        replays)."""
+        log = self._turn_logs.get(game_id)
+        if log is None or log.version != version - 1:
+            return
+        if action.get("kind") == UNDO:
+            del self._turn_logs[game_id]
+            return
+        move = Logged.made(version, seat, user_id, events)
+        self._turn_logs[game_id] = log.grown(self.rules_for(kind), state, move)
+        self._turn_logs.move_to_end(game_id)
 
     async def undo_vote(
         self, game_id: int, user_id: int, version: int, approve: bool
-    ) -> tuple[str, Move | None]:
-        """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done).
+    ) -> tuple[str, Move | None, list[str]]:
+        """A player answers an undo request: ('refused'|'waiting'|'done', the undo move when done, the
+        names still awaited when waiting).
         The approval that completes the vote commits the undo and closes the ballot in one transaction;
         an answer to a request already decided is refused with what was decided."""
         kind = undo_vote_kind(version)
 
         async def decide(
             game: GameRecord, seats: list[SeatRecord], votes: set[int]
-        ) -> Verdict[tuple[str, Move | None]]:
+        ) -> Verdict[tuple[str, Move | None, list[str]]]:
             voting_seat(seats, user_id)
             plan, states = await self._undo_plan(game)
             if not votes:
@@ -157,17 +195,18 @@ class UndoRequests(Decisions, HistoryReads):
                     f"❌ <@{user_id}> refused the undo; the move stands. <@{asker}>, your request is closed."
                 )
                 ruling = Ruling(clear_votes=[kind], outbox=[notice(game, said, ping=[asker])])
-                return Verdict(seen, ruling, ("refused", None))
+                return Verdict(seen, ruling, ("refused", None, []))
             if user_id in votes:
                 waiting = ", ".join(escape_text(name) for name in still_to_agree(seats, votes))
                 raise UserError(f"You have approved this undo already. Waiting for: {waiting}.")
-            if still_to_agree(seats, votes | {user_id}):
-                return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), ("waiting", None))
+            awaited = still_to_agree(seats, votes | {user_id})
+            if awaited:
+                return Verdict(seen, Ruling(add_votes=[(kind, user_id)]), ("waiting", None, awaited))
             # the last approval: the undo is a move, committed with the ballot's close
             move = await self._undo(
                 game, seats, plan, states, how=", with the table's agreement", ballot=kind
             )
-            return Verdict(seen, NOTHING, ("done", move))
+            return Verdict(seen, NOTHING, ("done", move, []))
 
         return await self._decided(game_id, decide, kind)
 
@@ -263,23 +302,49 @@ class TurnLog:
     versions: tuple[int, ...]
     whole: bool
     """The keys go back to the start of the game."""
+    logged: tuple[Logged, ...] = ()
+    """What the Undo button's check needs of each move in `versions` (same order)."""
 
     def extended(self, rules: Game, records: list[ActionRecord]) -> TurnLog | None:
         """With the log entries after `version` applied; None for an undo entry (its state is not kept)."""
-        if not records:
-            return self
-        state, keys, versions = self.state, list(self.keys), list(self.versions)
+        log: TurnLog | None = self
         for record in records:
             if record.action.get("kind") == UNDO:
                 return None
-            state = rules.apply_logged(state, record.seat, record.action).state
-            keys.append(rules.turn_key(state))
-            versions.append(record.version)
+            assert log is not None
+            state = rules.apply_logged(log.state, record.seat, record.action).state
+            log = log.grown(rules, state, Logged.of(record))
+        return log
+
+    def grown(self, rules: Game, state: Any, move: Logged) -> TurnLog:
+        """With one more effective move (`move`, which led to `state`)."""
+        keys = (*self.keys, rules.turn_key(state))
+        versions, logged = (*self.versions, move.version), (*self.logged, move)
         cut = max(0, len(versions) - TURN_WINDOW)
         return TurnLog(
-            version=records[-1].version,
+            version=move.version,
             state=state,
-            keys=tuple(keys[cut:]),
-            versions=tuple(versions[cut:]),
+            keys=keys[cut:],
+            versions=versions[cut:],
             whole=self.whole and cut == 0,
+            logged=logged[cut:],
         )
+
+
+@dataclass(frozen=True)
+class Logged:
+    """What `undo_refusal` reads of a log entry, kept in memory between moves: whose it was, and whether
+    it revealed anything (its revealing events, as the log stores them)."""
+
+    version: int
+    seat: int
+    user_id: int
+    events: tuple[dict[str, Any], ...]
+
+    @classmethod
+    def of(cls, record: ActionRecord) -> Logged:
+        return cls.made(record.version, record.seat, record.user_id, record.events)
+
+    @classmethod
+    def made(cls, version: int, seat: int, user_id: int, events: list[dict[str, Any]]) -> Logged:
+        return cls(version, seat, user_id, tuple(event for event in events if event.get("reveals")))

@@ -35,6 +35,11 @@ from rules import words
 
 log = logging.getLogger(__name__)
 
+CLOSE_RESERVE = 2.5
+"""Seconds of a graceful stop kept for closing after the courier's share: the gateway, the store and the
+interpreter's exit took 1.2–2.0 s on a busy two-core machine (load 6) while the first picture after a
+start was still being drawn, so 1.5 s let the exit end up to half a second past STOP_TIMEOUT."""
+
 EXTENSIONS = (
     "bot.interface.cogs.lobby",
     "bot.interface.cogs.play",
@@ -222,13 +227,13 @@ class HostBot(commands.Bot):
 
     async def _drain_table(self) -> None:
         """Finish the background work and deliver what is due; during a graceful stop only until its
-        deadline (less a second and a half to close the gateway and the store): what is left waits in
-        the outbox for the next start."""
+        deadline (less `CLOSE_RESERVE` to close the gateway and the store and exit): what is left waits
+        in the outbox for the next start."""
         if self._stop_deadline is None:
             await self.table.drain()
             return
         try:
-            await asyncio.wait_for(self.table.drain(), self._time_left(reserve=1.5))
+            await asyncio.wait_for(self.table.drain(), self._time_left(reserve=CLOSE_RESERVE))
         except TimeoutError:
             log.warning("stop deadline reached: what is still undelivered stays in the outbox")
 

@@ -61,12 +61,10 @@ def score(query: str | list[str], label: str) -> float:
 
 
 def is_common(choice: Choice) -> bool:
+    """A move offered first: a common first word or group, or the game's declared pass. Not a 'safe'
+    timeout choice: that is only what the clock falls back on (the menu's first build, say)."""
     first = (words(choice.label) or [""])[0]
-    return (
-        getattr(choice, "timeout", None) is not None
-        or first in COMMON_WORDS
-        or choice.group.strip().lower() in COMMON_GROUPS
-    )
+    return choice.timeout == "pass" or first in COMMON_WORDS or choice.group.strip().lower() in COMMON_GROUPS
 
 
 @dataclass

@@ -129,16 +129,15 @@ class _SqliteExecutor:
         return cursor.rowcount
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        try:
-            async with self._db.execute(sql, tuple(params)) as cursor:
-                return await cursor.fetchone()
-        except sqlite3.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
+        """The first row: every query read this way has at most one (a key, LIMIT 1, an aggregate)."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One trip to the connection's thread (a cursor's execute, fetch and close took three, each
+        waiting its turn on a busy event loop while the statement or transaction holds the lock)."""
         try:
-            async with self._db.execute(sql, tuple(params)) as cursor:
-                return list(await cursor.fetchall())
+            return list(await self._db.execute_fetchall(sql, tuple(params)))
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
 

@@ -56,22 +56,13 @@ class OutboxQueries:
             + " ORDER BY o.id LIMIT ?"
         )
         params = (float(now), float(stale), float(now), float(stale), limit)
-        async with self._db.transaction() as tx:
-            if self._db.dialect == POSTGRESQL:
-                rows = await tx.fetchall(
-                    "UPDATE outbox SET claimed_at = ? WHERE id IN (" + select + " FOR UPDATE SKIP LOCKED)"
-                    " RETURNING *",
-                    (float(now), *params),
-                )
-            else:
-                ids = [row[0] for row in await tx.fetchall(select, params)]
-                rows = []
-                for row_id in ids:
-                    row = await tx.fetchone(
-                        "UPDATE outbox SET claimed_at = ? WHERE id = ? RETURNING *", (now, row_id)
-                    )
-                    if row is not None:
-                        rows.append(row)
+        # One statement picks and marks them, atomic on its own (SQLite runs it alone on the file;
+        # PostgreSQL skips rows another worker has locked): one trip to the database, not one per row.
+        locking = " FOR UPDATE SKIP LOCKED" if self._db.dialect == POSTGRESQL else ""
+        rows = await self._db.fetchall(
+            "UPDATE outbox SET claimed_at = ? WHERE id IN (" + select + locking + ") RETURNING *",
+            (float(now), *params),
+        )
         return sorted((_outbox_row(row) for row in rows), key=lambda row: row.id)
 
     async def outbox_done(
@@ -191,12 +182,11 @@ async def enqueue_in(
             " AND status = 'pending' AND claimed_at IS NULL",
             (game_id,),
         )
+    rows = []
     for delivery in deliveries:
         payload = dict(delivery.payload)
         view = payload.pop("view", None)
-        await tx.execute(
-            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, status, due_at, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows.append(
             (
                 game_id,
                 version,
@@ -207,7 +197,13 @@ async def enqueue_in(
                 "superseded" if payload.get("held") else "pending",
                 float(delivery.due_at),
                 created_at,
-            ),
+            )
+        )
+    if rows:  # one statement for the move's rows, inserted in their order (their ids keep it)
+        await tx.executemany(
+            "INSERT INTO outbox (game_id, version, kind, target, payload, picture, status, due_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
         )
 
 

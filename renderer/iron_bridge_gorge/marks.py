@@ -42,8 +42,9 @@ def _seat_changes(old: SeatView, new: SeatView, view: IronBridgeGorgeView) -> tu
         )
     held_before = Counter(card.name for card in old.resources)
     held_after = Counter(card.name for card in new.resources)
+    counted_before, counted_after = type_counts(old), type_counts(new)  # once, not once per type
     for card_type in TYPE_ORDER:
-        if type_counts(old)[card_type] != type_counts(new)[card_type]:
+        if counted_before[card_type] != counted_after[card_type]:
             marks.add(f"{card_type}:{seat}")
     gained = sorted((held_after - held_before).elements())
     lost = sorted((held_before - held_after).elements())

@@ -4,7 +4,7 @@ the turn's own choices (end the action, pass)."""
 from __future__ import annotations
 
 from rules.city_heroes.state import CityHeroesState
-from rules.core import Choice, built_choice
+from rules.core import Choice, built_choice, declared
 
 
 def end_choices() -> list[Choice]:
@@ -17,6 +17,7 @@ def end_choices() -> list[Choice]:
             group="Turn",
             style="primary",
             ends=True,
+            timeout="pass",  # the clock ends the action (not the phase: 'and pass' stays the player's)
         ),
         built_choice(
             key="end-pass",
@@ -36,4 +37,15 @@ def pass_choice(state: CityHeroesState, can_act: bool) -> Choice:
         group="Turn",
         style="primary" if not can_act else "secondary",
         ends=True,
+        timeout="pass",
     )
+
+
+def with_safe_move(choices: list[Choice]) -> list[Choice]:
+    """A turn that may not pass ('If a player has no tiles, they must select a tile'; no pass after a
+    round action while a phase action is possible): the clock plays its first move that is not a trade
+    offer (an offer needs the player's own terms), as it always has. Nothing declared if there is none."""
+    for index, choice in enumerate(choices):
+        if choice.action["kind"] != "propose":
+            return [*choices[:index], declared(choice, "safe"), *choices[index + 1 :]]
+    return choices

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from rules import words
 from rules.city_heroes import board
 from rules.city_heroes.catalogue import entries as catalogue_entries
-from rules.city_heroes.choices import end_choices, pass_choice
+from rules.city_heroes.choices import end_choices, pass_choice, with_safe_move
 from rules.city_heroes.data import RESOURCES, Catalogue, catalogue
 from rules.city_heroes.moves import build, buy, craft, garrison, market, pillage, plant, trade, works
 from rules.city_heroes.moves.cleanup import cleanup
@@ -328,16 +328,17 @@ class CityHeroes(Game[CityHeroesState]):
             return pillage.raid_choices(state)
         phase = self._phase_choices(state, seat)
         choices = list(phase)
+        may_pass = state.acted is not None or self._may_pass(state, seat, bool(phase))
         if state.acted is not None:
             choices += end_choices()
-        elif self._may_pass(state, seat, bool(phase)):
+        elif may_pass:
             choices.append(pass_choice(state, bool(phase)))
         if choices and (not state.alongside or phase or round_refusal(state, seat) is None):
             choices += market.round_choices(state, seat)
             choices += market.token_choices(state, seat)
             if state.phase == "construction":
                 choices += craft.produce_choices(state, seat)
-        return choices
+        return choices if may_pass else with_safe_move(choices)
 
     def _may_pass(self, state: State, seat: Seat, can_act: bool) -> bool:
         if state.phase == "expansion" and not owned(state, seat):

@@ -69,6 +69,7 @@ from rules.core import (
     RuleError,
     Seat,
     View,
+    first_declared,
 )
 
 OPTIONS = (
@@ -130,7 +131,7 @@ def action_choices(state: CityState, seat: Seat) -> list[Choice]:
     if state.ordering:
         return ordering_choices(card_moves(state, seat))
     cards = card_moves(state, seat)
-    return [
+    menu = [
         *build_choices(state, seat),
         *cards,
         *order_choice(cards),
@@ -138,6 +139,8 @@ def action_choices(state: CityState, seat: Seat) -> list[Choice]:
         *basic_choices(state, seat),
         *move_choices(state, seat),
     ]
+    # An action is compulsory (no pass): the clock plays the menu's first move, as it always has.
+    return first_declared(menu, "safe")
 
 
 CHOICES: dict[str, Callable[[CityState, Seat], list[Choice]]] = {

@@ -22,6 +22,7 @@ def end_turn(state: IronAndBrassState) -> Choice:
         group="Turn",
         style="primary",
         ends=True,
+        timeout="pass",  # 'End turn' is always offered: the clock ends the turn
     )
 
 

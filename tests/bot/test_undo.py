@@ -131,7 +131,7 @@ async def test_an_undo_asked_after_another_undo_can_be_approved(tmp_path):
         assert (await service.undo_vote(game.id, bob, plan.last_version, True))[0] == "done"
         _, plan, others = await service.undo_request(1, bob)
         assert plan.last_version == passed.version and others == ["alice"]
-        outcome, move = await service.undo_vote(game.id, alice, plan.last_version, True)
+        outcome, move, _ = await service.undo_vote(game.id, alice, plan.last_version, True)
         assert outcome == "done" and move.events[0].text.startswith("bob took back")
         assert (await service.state(await store.game(game.id))).drawer == 1  # bob draws or passes again
     finally:
@@ -140,7 +140,8 @@ async def test_an_undo_asked_after_another_undo_can_be_approved(tmp_path):
 
 async def test_the_kept_turn_keys_plan_as_the_full_replay(tmp_path, monkeypatch):
     """The Undo button asks `can_undo` after every move, which plans from the turn keys the service keeps
-    between moves instead of replaying the game. Through random games with undos, moves made between
+    between moves (extended by the moves it commits) instead of replaying the game or reading the log.
+    Through random games with undos, moves made between
     two looks, and a window smaller than a turn (so the cut and the full-replay fallback both happen),
     it plans exactly as the full replay does."""
     import random
@@ -176,6 +177,11 @@ async def test_the_kept_turn_keys_plan_as_the_full_replay(tmp_path, monkeypatch)
                     kept = await service._current_undo_plan(game)
                     full, _ = await service._undo_plan(game)
                     assert shape(kept) == shape(full), (kind, game.version)
+                    # what the Undo button reads: the moves as kept in memory, extended by each move
+                    # this service committed (no log read), must say the same, revealing moves included
+                    remembered = await service._current_undo_plan(game, kept=True)
+                    assert shape(remembered) == shape(full), (kind, game.version)
+                    assert (remembered and remembered.reveals) == (full and full.reveals)
                     assert [m.model_dump() for m in (kept.moves if kept else [])] == [
                         m.model_dump() for m in (full.moves if full else [])
                     ]

@@ -62,7 +62,12 @@ async def test_undo_votes_are_decided_by_the_seated_players_only(tmp_path):
         assert len(w.public()) == messages_before  # nothing was said in the channel
         ids = {label: cid for label, cid, _ in bob.buttons(asked.message.id)}
         waiting = await bob.click(asked.message.id, ids["Approve"])
-        assert "approves the undo; waiting" in waiting.content and not waiting.ephemeral
+        # counted privately; the request's own message now waits only for carol, nothing new is posted
+        assert waiting.ephemeral and "Waiting for: carol." in waiting.content, waiting.content
+        assert len(w.public()) == messages_before
+        ballot = w.server.world.messages[asked.message.id]
+        assert ballot.content.endswith("Waiting for: carol."), ballot.content
+        assert [label for label, _, _ in bob.buttons(asked.message.id)] == ["Approve", "Refuse"]
         await _outsiders_press(w, asked.message.id, [dave])  # a spectator's Refuse wipes nothing
         assert await _votes(w, kind) == {alice.id, bob.id}
         done = await carol.click(asked.message.id, ids["Approve"])
@@ -151,7 +156,7 @@ async def test_a_replaced_player_no_longer_votes_on_anything(tmp_path):
         await _outsiders_press(w, asked.message.id, [bob, frank])
         assert await _votes(w, f"undo:{game.version}") == {alice.id}
         ids = {label: cid for label, cid, _ in erin.buttons(asked.message.id)}
-        assert "waiting" in (await erin.click(asked.message.id, ids["Approve"])).content
+        assert "Waiting for: carol" in (await erin.click(asked.message.id, ids["Approve"])).content
         assert "Everyone agreed" in (await carol.click(asked.message.id, ids["Approve"])).content
         await w.settle()
 
@@ -328,4 +333,29 @@ async def test_players_dropped_by_the_clock_do_not_hold_up_a_vote(tmp_path):
         assert "erin" in said.content and "bob" not in said.content, said.content
         done = await erin.slash(table, "game abandon")
         assert (await _game(w))[0].status == "abandoned", done.content
+        assert not w.server.errors, w.server.errors
+
+
+async def test_a_replacement_approval_updates_the_proposal_instead_of_posting_it_again(tmp_path):
+    """Issue 36's play-through: every approval of a replacement posted the proposal again. An approval
+    that does not decide it is counted privately, and the proposal's own message says who is still to
+    agree, its buttons kept; the last approval decides it."""
+    users = ("alice", "bob", "carol", "dave", "erin")
+    async with world(tmp_path, users=users) as w:
+        alice, bob, carol, dave, erin = (w.users[n] for n in users)
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob, carol, dave], seed=3)
+        asked = await alice.slash(table, "game replace", old=bob.id, new=erin.id)
+        assert "Still to agree:" in asked.content, asked.content
+        posts = len(w.public())
+        ids = {label: cid for label, cid, _ in carol.buttons(asked.message.id)}
+        counted = await carol.click(asked.message.id, ids["Approve"])
+        assert counted.ephemeral and counted.content.endswith("Still to agree: dave."), counted.content
+        await w.settle()
+        assert len(w.public()) == posts, [m.content[:60] for m in w.public()[posts:]]
+        proposal = w.server.world.messages[asked.message.id]
+        assert proposal.content.endswith("Still to agree: dave."), proposal.content
+        assert "now plays in" in (await dave.click(asked.message.id, ids["Approve"])).content
+        await w.settle()
+        assert [s.user_id for s in (await _game(w))[1]] == [alice.id, erin.id, carol.id, dave.id]
         assert not w.server.errors, w.server.errors

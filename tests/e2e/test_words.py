@@ -241,3 +241,34 @@ async def test_each_game_names_one_move_number(tmp_path, game):
         _, _, captions = await service.replay_frames(table)
         assert captions[-1].startswith(f"Move {moves}/{moves}"), captions[-1]
         assert not w.server.errors, w.server.errors
+
+
+async def test_an_edited_turn_post_names_the_moves_it_shows_first_to_last(tmp_path):
+    """Issue 36's play-through: a post headed 'move 59' showed moves 60-61 after its edits. A live post
+    edited with a seat's later moves says which moves it shows, 'move 59–61', so the number at the top
+    is never older than the lines below it (the first is the move that made the post)."""
+    async with world(tmp_path) as w:
+        alice, bob = w.users["alice"], w.users["bob"]
+        table = w.channels["table"]
+        await open_game(w, "table", alice, [bob], game="iron-and-brass", seed=5)
+        service = w.bot.service
+        edited = None
+        for _ in range(40):  # Iron & Brass: several actions a turn, each an edit of the live post
+            await take_turn(w, "table", alice, lambda c: c[0]) or await take_turn(
+                w, "table", bob, lambda c: c[0]
+            )
+            await w.settle()
+            post = w.turn_messages()[-1]
+            if post.edited_timestamp is None:
+                continue
+            if "· the game begins" in post.content:  # the opening post, edited: the moves it shows
+                assert re.search(r"· the game begins · up to move \d+$", _header(post.content)), post.content
+                continue
+            edited = post
+            break
+        assert edited is not None, "no turn post was edited: nothing was tested"
+        moves = await service.move_count(await service.store.latest_game_in(table))
+        header = _header(edited.content)
+        found = re.search(r"· move (\d+)–(\d+)$", header)
+        assert found, header
+        assert int(found.group(1)) < int(found.group(2)) == moves, (header, moves)

@@ -105,10 +105,11 @@ class HighCard(Game[HighCardState]):
                     action={"kind": "pledge", "card": card},
                     group="Pledge",
                     style="primary",
+                    timeout="safe" if index == 0 else None,  # no pass: the clock pledges the first card
                 )
-                for card in state.hands[seat]
+                for index, card in enumerate(state.hands[seat])
             ]
-        choices = [Choice(key="pass", label="Pass", action={"kind": "pass"}, group="Draw")]
+        choices = [Choice(key="pass", label="Pass", action={"kind": "pass"}, group="Draw", timeout="pass")]
         if state.deck:
             choices.insert(
                 0,

@@ -50,25 +50,31 @@ class MoveReplies(TableBase):
             if len(steps) == 2:  # a phrase naming a two-step move ("Arsenal at F9")
                 first = steps[0][0]
             key, menu = steps[-1]
+        # The courier is woken once the player has their answer: what the move owes the channel is
+        # committed with it, and delivering it first would only delay the answer (issue 36).
         try:
-            if first is not None:
-                await self.service.play(
-                    game.id, interaction.user.id, key=first, interaction_id=interaction.id
+            try:
+                if first is not None:
+                    await self.service.play(
+                        game.id, interaction.user.id, key=first, interaction_id=interaction.id, deliver=False
+                    )
+                move = await self.service.play(
+                    game.id,
+                    interaction.user.id,
+                    key=key,
+                    menu=menu,
+                    action=action,
+                    interaction_id=interaction.id if first is None else None,
+                    deliver=False,
                 )
-            move = await self.service.play(
-                game.id,
-                interaction.user.id,
-                key=key,
-                menu=menu,
-                action=action,
-                interaction_id=interaction.id if first is None else None,
-            )
-        except UserError as refusal:
-            if refusal.reason is Refusal.STALE:
-                await self._stale(reply, game.id, refusal.message)
-                return
-            raise
-        await self._confirm(reply, move)
+            except UserError as refusal:
+                if refusal.reason is Refusal.STALE:
+                    await self._stale(reply, game.id, refusal.message)
+                    return
+                raise
+            await self._confirm(reply, move)
+        finally:
+            self.service.deliver_owed()
         self.spawn(self.drive_ai(game.id), f"ai-{game.id}-{move.version}")
 
     async def _act(self, reply: Reply, game_id: int, key: str | None, menu: str | None) -> None:
@@ -167,7 +173,7 @@ class MoveReplies(TableBase):
         undoable = False  # offered only when `/undo` would accept it
         if move.result is None and not any(event.reveals for event in move.events):
             try:
-                undoable = await self.service.can_undo(move.game, reply.interaction.user.id)
+                undoable = await self.service.can_undo(move.game, reply.interaction.user.id, move.seats)
             except Exception:  # the move is made: its confirmation and announcement still go
                 log.exception("could not tell whether game %s can be undone", move.game.id)
         if undoable:

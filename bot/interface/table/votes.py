@@ -91,14 +91,16 @@ class Votes(TableBase):
         replacement = re.fullmatch(r"replace-(\d+)-(\d+)", key or "")
         ballot = reply.interaction.message  # the vote's message: its buttons were pressed
         if undo:
-            outcome, move = await self.service.undo_vote(game_id, user.id, int(undo.group(1)), approve)
+            outcome, move, awaited = await self.service.undo_vote(
+                game_id, user.id, int(undo.group(1)), approve
+            )
             if outcome == "refused":  # the channel (the asker pinged) is told with the decision
                 await self._close_vote(ballot, f"❌ Refused by {user.mention}: the move stands.")
                 await reply.send("❌ You refused the undo; the move stands.")
-            elif outcome == "waiting":
-                await reply.send(
-                    f"👍 {user.mention} approves the undo; waiting for the others.", ephemeral=False
-                )
+            elif outcome == "waiting":  # the ballot says who is still awaited; nothing new is posted
+                names = ", ".join(escape_text(name) for name in awaited)
+                await self._still_awaited(ballot, f"Waiting for: {names}.")
+                await reply.send(f"👍 Counted: you approve the undo. Waiting for: {names}.")
             else:  # the undo's own turn post tells the channel, and pings the asker (their turn again)
                 await self._close_vote(ballot, "✅ Everyone agreed: it was taken back.")
                 await reply.send("↩️ Everyone agreed: it was taken back.")
@@ -114,8 +116,12 @@ class Votes(TableBase):
                 return
             name = await self._display_name(reply.interaction, new)
             game, done, missing = await self.service.replace_vote(game_id, user.id, old, new, name)
-            if done:
-                await self._close_vote(ballot, f"✅ Everyone agreed: <@{new}> now plays in <@{old}>'s seat.")
+            if not done:  # the proposal's message says who is still awaited; nothing new is posted
+                names = ", ".join(escape_text(name) for name in missing)
+                await self._still_awaited(ballot, f"Still to agree: {names}.")
+                await reply.send(f"👍 Counted: you approve the replacement. Still to agree: {names}.")
+                return
+            await self._close_vote(ballot, f"✅ Everyone agreed: <@{new}> now plays in <@{old}>'s seat.")
             await self._after_replace(reply, game, old, new, done, missing)
             return
         raise UserError("That vote is from an older version of the bot.")
@@ -171,6 +177,19 @@ class Votes(TableBase):
             )
         except discord.HTTPException as error:
             log.info("a decided vote's message kept its old text: %s", error)
+
+    async def _still_awaited(self, message: discord.Message | None, awaited: str) -> None:
+        """A vote's message with who is still awaited brought up to date, its buttons kept (best
+        effort: the vote is counted either way, and the voter is told who is awaited)."""
+        if message is None:
+            return
+        request = AWAITED.sub("", message.content.split("\n")[0]).rstrip()
+        try:
+            await message.edit(
+                content=clip_content(f"{request} {awaited}"), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as error:
+            log.info("a vote's message kept its old list of who is awaited: %s", error)
 
     async def open_vote(self, reply: Reply, game: GameRecord, key: str, request: str, awaited: str) -> None:
         """A vote asked by command: the first request posts the vote's message (remembered under

@@ -9,7 +9,7 @@ from rules import words
 from rules.city_heroes.data import RESOURCES, rules_catalogue
 from rules.city_heroes.moves.common import adjacent, goods_text, pay, start, tile, work_done
 from rules.city_heroes.state import Casualty, CityHeroesState, Loot, Pillage, Raid, Tile
-from rules.core import Choice, Event, RuleError, Seat, built_choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice, first_declared
 
 State = CityHeroesState
 
@@ -101,7 +101,7 @@ def raid_choices(state: State) -> list[Choice]:
     assert raid is not None
     defender = state.players[raid.defender]
     if raid.loot:
-        return [
+        loot = [
             built_choice(
                 key=f"loot:{resource}",
                 label=f"Loot {words.count(1, resource)} from {defender.name} ({raid.loot} left to take)",
@@ -112,7 +112,8 @@ def raid_choices(state: State) -> list[Choice]:
             for resource in RESOURCES
             if defender.stock[resource] > 0
         ]
-    return [
+        return first_declared(loot, "safe")  # no pass: the clock loots the first resource listed
+    casualties = [
         built_choice(
             key=f"casualty:{spot}",
             label=f"Lose 1 weapon from T{spot} ({words.count(raid.casualties, 'casualty')} left)",
@@ -123,6 +124,7 @@ def raid_choices(state: State) -> list[Choice]:
         for spot, count in sorted(raid.committed.items())
         if count > 0
     ]
+    return first_declared(casualties, "safe")  # no pass: the clock loses a weapon from the first tile
 
 
 def _committed(state: State, seat: Seat, action: Pillage, target: Tile) -> dict[int, int]:

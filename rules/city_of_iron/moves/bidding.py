@@ -8,7 +8,7 @@ from rules import words
 from rules.city_of_iron.choices import action_of
 from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.state import Bid, CityState, Rebid
-from rules.core import Choice, Event, RuleError, Seat, built_choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice, first_declared
 
 
 def bid_costs(state: CityState) -> list[int]:
@@ -43,6 +43,7 @@ def bid_choices(state: CityState, seat: Seat) -> list[Choice]:
                 label=f"Keep your bid (space {now + 1})",
                 action=action_of(Rebid),
                 group="Second bid",
+                timeout="safe",  # the clock keeps the Toad's bid where it is
             )
         )
         for space, cost in enumerate(costs):
@@ -58,7 +59,7 @@ def bid_choices(state: CityState, seat: Seat) -> list[Choice]:
         return choices
     for space in bid_spaces(state, seat):
         choices.append(_bid_choice(space, costs[space], len(costs), _turn_position(state, space)))
-    return choices
+    return first_declared(choices, "safe")  # no pass: the clock bids on the first open space (the cheapest)
 
 
 @lru_cache(maxsize=256)

@@ -28,7 +28,7 @@ from rules import words
 from rules.city_of_iron.choices import action_of, card_names, fit_key, kind_of
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import Back, ChooseOrder, CityState, Player
-from rules.core import Choice, Event, RuleError, Seat, assembled, built_choice, fit_label
+from rules.core import Choice, Event, RuleError, Seat, assembled, built_choice, first_declared, fit_label
 
 ORDER_LIMIT = 120
 """Most orders offered for one move: every order of five different cards on one pile. A move with more
@@ -195,8 +195,8 @@ def ordering_choices(moves: list[Choice]) -> list[Choice]:
         short = _short(move)
         for order in orders(move_cards(move.action)):
             out.append(_ordered(move.key, move.label, short, move.group, move.style, frozen, order))
-    out.append(_back_choice())
-    return out
+    # No pass (Back is a step back, not a move): the clock plays the first move in its first order.
+    return [*first_declared(out, "safe"), _back_choice()]
 
 
 def _short(move: Choice) -> str:
@@ -232,6 +232,7 @@ def _ordered(
             "path": [label],
             "style": style,
             "timeout": None,
+            "ends": False,
         },
         {"key", "label", "action", "group", "path", "style"},
     )

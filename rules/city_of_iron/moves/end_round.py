@@ -10,7 +10,7 @@ from rules.city_of_iron.data import deck_letter, rules_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import ChooseGood, CityState, Player
-from rules.core import Choice, Event, RuleError, Seat, built_choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice, first_declared
 
 
 def snyle_goods(state: CityState, player: Player) -> list[str]:
@@ -30,7 +30,7 @@ def snyle_owner(state: CityState) -> Seat | None:
 
 def snyle_choices(state: CityState, seat: Seat) -> list[Choice]:
     data = rules_data()
-    return [
+    choices = [
         built_choice(
             key=f"snyle:{good}",
             label=f"Snyle gives 2 {data.goods[good].name}",
@@ -39,6 +39,7 @@ def snyle_choices(state: CityState, seat: Seat) -> list[Choice]:
         )
         for good in snyle_goods(state, state.players[seat])
     ]
+    return first_declared(choices, "safe")  # no pass: the clock names the first good Snyle may give
 
 
 def apply_snyle(state: CityState, seat: Seat, action: ChooseGood) -> list[Event]:

@@ -31,6 +31,7 @@ def _done_choice(selected: int) -> Choice:
         group="Purchase",
         style="success",
         ends=True,
+        timeout="pass",  # 'Done choosing': the clock ends the secret purchase with what is chosen
     )
 
 

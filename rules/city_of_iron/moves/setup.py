@@ -10,7 +10,7 @@ from rules.city_of_iron.data import rules_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import card
 from rules.city_of_iron.state import Arrange, CityState, PickNation
-from rules.core import Choice, Event, RuleError, Seat, built_choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice, first_declared
 
 
 def deal_cards(state: CityState) -> None:
@@ -46,7 +46,7 @@ def deal_cards(state: CityState) -> None:
 def nation_choices(state: CityState) -> list[Choice]:
     data = rules_data()
     taken = {player.nation for player in state.players}
-    return [
+    choices = [
         built_choice(
             key=f"nation:{nation.id}",
             label=f"Play the {nation.name}",
@@ -57,6 +57,7 @@ def nation_choices(state: CityState) -> list[Choice]:
         for nation in data.nations.values()
         if nation.id not in taken
     ]
+    return first_declared(choices, "safe")  # no pass: the clock takes the first nation left
 
 
 def apply_nation(state: CityState, seat: Seat, action: PickNation) -> list[Event]:
@@ -86,7 +87,7 @@ def arrange_choices(state: CityState, seat: Seat) -> list[Choice]:
                     group="Starting decks",
                 )
             )
-    return choices
+    return first_declared(choices, "safe")  # no pass: the clock keeps the decks in the order drawn
 
 
 def apply_arrange(state: CityState, seat: Seat, action: Arrange) -> list[Event]:

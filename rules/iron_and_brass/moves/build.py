@@ -4,7 +4,7 @@ the order; the piece is ready at its owner's next turn (the engine's turn flow p
 from __future__ import annotations
 
 from rules import words
-from rules.core import Choice, Event, RuleError, Seat, built_choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice, first_declared
 from rules.iron_and_brass.board import Square, structure_squares, unit_squares
 from rules.iron_and_brass.choices import cost
 from rules.iron_and_brass.data import FACTORY, PieceSpec
@@ -137,7 +137,7 @@ def square_choices(state: State, seat: Seat, item: str) -> list[Choice]:
                 style="success",
             )
         )
-    return out
+    return first_declared(out, "safe")  # no pass here ('Back' steps back): the clock takes the first square
 
 
 def pick(state: State, seat: Seat, action: Pick, events: list[Event]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import words
-from rules.core import Choice, Event, RuleError, Seat, built_choice
+from rules.core import Choice, Event, RuleError, Seat, built_choice, first_declared
 from rules.iron_and_brass import scoring
 from rules.iron_and_brass.board import in_range, manhattan, neighbours
 from rules.iron_and_brass.data import PieceSpec
@@ -140,7 +140,7 @@ def pair_choices(state: State, seat: Seat, square: str) -> list[Choice]:
                         style="danger",
                     )
                 )
-    return out
+    return first_declared(out, "safe")  # no pass here ('Back' steps back): the clock fires the first pair
 
 
 def defend_choices(state: State) -> list[Choice]:
@@ -155,6 +155,7 @@ def defend_choices(state: State) -> list[Choice]:
             action={"kind": "defend", "surge": True},
             group="Defend",
             style="danger",
+            timeout="safe",  # what the clock has always played here (the menu's first choice)
         ),
         built_choice(
             key="def:none",

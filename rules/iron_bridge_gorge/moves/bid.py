@@ -18,6 +18,7 @@ def choices(state: State, seat: Seat) -> list[Choice]:
             action={"kind": "bid", "amount": amount},
             group="Bid",
             style="primary" if amount == 0 else "secondary",
+            timeout="safe" if amount == 0 else None,  # no pass: the clock bids 0 coins
         )
         for amount in range(state.players[seat].coins + 1)
     ]

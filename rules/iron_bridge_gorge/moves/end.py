@@ -21,6 +21,7 @@ def end_turn_choices() -> list[Choice]:
             group="Turn",
             style="primary",
             ends=True,
+            timeout="pass",  # "End turn" skips what is left of the turn
         )
     ]
 
@@ -34,8 +35,9 @@ def discard_choices(state: State, seat: Seat) -> list[Choice]:
             action={"kind": "discard", "card": card},
             group="Discard",
             style="danger",
+            timeout="safe" if index == 0 else None,  # no pass: the clock discards the first card in hand
         )
-        for card in dict.fromkeys(state.players[seat].hand)
+        for index, card in enumerate(dict.fromkeys(state.players[seat].hand))
     ]
 
 

@@ -56,8 +56,9 @@ def take_choices(state: State) -> list[Choice]:
             action={"kind": "take", "card": card},
             group="Take",
             style="primary",
+            timeout="safe" if index == 0 else None,  # compulsory: the clock takes the row's first card
         )
-        for card in dict.fromkeys(state.row)
+        for index, card in enumerate(dict.fromkeys(state.row))
     ]
 
 
