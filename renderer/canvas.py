@@ -14,11 +14,12 @@ import io
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TypedDict
 
 from PIL import Image, ImageDraw, ImageFont, features
 
@@ -141,7 +142,11 @@ _REGIONAL_INDICATORS = range(0x1F1E6, 0x1F200)
 _VARIATION_SELECTORS = frozenset(chr(c) for c in [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
 
 
-def _layout(face: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> dict[str, str]:
+class _Layout(TypedDict, total=False):
+    direction: str
+
+
+def _layout(face: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> _Layout:
     """Keyword arguments for laying text out: a left-to-right paragraph where raqm is used, so a name in
     a right-to-left script stays where it is written instead of turning the whole line around."""
     if isinstance(face, ImageFont.FreeTypeFont) and face.layout_engine == ImageFont.Layout.RAQM:
@@ -463,8 +468,8 @@ def draw_text(
     if not text:
         return
     mask, (dx, dy) = _glyphs(text, size, bold, anchor)
-    ink = draw.draw.draw_ink(fill)  # type: ignore[attr-defined]
-    draw.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, ink)  # type: ignore[attr-defined]
+    ink = draw.draw.draw_ink(fill)
+    draw.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, ink)
 
 
 def rounded_box(
@@ -525,6 +530,10 @@ def to_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+Paint = Callable[..., object]
+"""A block's painter, called as `paint(draw, y)` (lambdas may bind more through default arguments)."""
+
+
 @dataclass
 class Sheet:
     """A vertical flow of blocks for boards whose height depends on content.
@@ -538,7 +547,7 @@ class Sheet:
     changed: frozenset[str] = frozenset()
     """Keys of the parts that changed since the viewer's last move (the renderer's own names, such as
     "C5" or "coins:1"); painters check them and call `mark` with where they drew that part."""
-    _blocks: list[tuple[int, object]] = field(default_factory=list)
+    _blocks: list[tuple[int, Paint]] = field(default_factory=list)
     _marks: list[tuple[int, int, int, int]] = field(default_factory=list)
     _header: int = 0
     """How many of the first blocks head every page (`keep_header`)."""
@@ -657,7 +666,7 @@ class Sheet:
 
         self._blocks.append((len(rows) * height + 8, paint))
 
-    def block(self, height: int, paint: object) -> None:
+    def block(self, height: int, paint: Paint) -> None:
         """A custom block: `paint(draw, y)` draws within [y, y + height)."""
         self._blocks.append((height, paint))
 
@@ -686,7 +695,7 @@ class Sheet:
         y = MARGIN
         self._marks.clear()
         for height, paint in self._blocks:
-            paint(draw, y)  # type: ignore[operator]
+            paint(draw, y)
             y += height
         for box in self._marks:  # on top of every block, so no later block hides a frame
             frame_changed(draw, box)
@@ -706,7 +715,7 @@ def _page_note_height(width: int) -> int:
     return line_height(_page_text(width)) + 8
 
 
-def _page_note(width: int, number: int, count: int) -> tuple[int, object]:
+def _page_note(width: int, number: int, count: int) -> tuple[int, Paint]:
     """The block saying which page this is, under the header of every page."""
     size = _page_text(width)
     text = f"Page {number + 1} of {count}"

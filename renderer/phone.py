@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from unittest import mock
 
 from PIL import Image, ImageFont
 
@@ -132,13 +133,11 @@ def _recording(texts: list[tuple[float, str]]) -> Iterator[None]:
         finally:
             probing.on = False
 
-    ImageFont.FreeTypeFont.getmask2 = getmask2  # type: ignore[method-assign]
-    canvas._glyph_key = probe  # type: ignore[assignment]
-    try:
+    with (
+        mock.patch.object(ImageFont.FreeTypeFont, "getmask2", getmask2),
+        mock.patch.object(canvas, "_glyph_key", probe),
+    ):
         yield
-    finally:
-        ImageFont.FreeTypeFont.getmask2 = original_mask  # type: ignore[method-assign]
-        canvas._glyph_key = original_probe
 
 
 def measure(draw: Callable[[], bytes]) -> Measured:

@@ -353,7 +353,7 @@ def built_choice(
     The result equals `Choice(key=..., label=..., action=..., group=..., style=...)`: the label is cut
     as the validator cuts it, and the key must already fit (`tests/rules/test_choice_fields.py`
     re-validates every game's choices)."""
-    values = {
+    values: dict[str, Any] = {
         "key": key,
         "label": fit_label(label),
         "action": action,
@@ -689,11 +689,11 @@ class Game(ABC, Generic[StateT]):
         return self._adapter_of("_state_adapter", self.state_model).dump_json(state).decode()
 
     def load_state(self, raw: str | bytes) -> StateT:
-        return self._adapter_of("_state_adapter", self.state_model).validate_json(raw)  # type: ignore[no-any-return]
+        return self._adapter_of("_state_adapter", self.state_model).validate_json(raw)
 
     def copy_state(self, state: StateT) -> StateT:
         """A deep copy, as `apply` makes before it changes anything (tests and the search use it)."""
-        return copied(state)  # type: ignore[no-any-return]
+        return copied(state)
 
     @classmethod
     def _adapter_of(cls, slot: str, target: Any) -> TypeAdapter[Any]:

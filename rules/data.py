@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
@@ -116,7 +117,7 @@ def entries(
     kind: str,
     *,
     whole: str = "entry",
-    unique: Callable[[M], str] | None = lambda item: item.id,  # type: ignore[attr-defined]
+    unique: Callable[[M], str] | None = operator.attrgetter("id"),
 ) -> list[M]:
     """Each entry of a list validated as `model`, named by `label` in any error; `unique` gives the key
     that may not repeat (by default the `id` field; None for lists without one)."""

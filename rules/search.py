@@ -136,7 +136,8 @@ def budgets_for(game: Game) -> dict[int, int]:
 class _Node:
     seat: Seat | None
     """Who moved into this node (None at the root)."""
-    key: str | None
+    key: str
+    """The key of the choice that led here ("" at the root)."""
     parent: _Node | None
     children: dict[str, _Node] = field(default_factory=dict)
     visits: int = 0
@@ -266,7 +267,7 @@ class SearchPolicy:
         self, context: _Context, state: Any, seat: Seat, first: str | None, iterations: int, depth: int
     ) -> _Node:
         determinize = determinizer_for(context.game)
-        root = _Node(seat=None, key=None, parent=None)
+        root = _Node(seat=None, key="", parent=None)
         for iteration in range(iterations):
             world = determinize(state, seat, context.rng)
             node = self._descend(context, world, seat, root, first)
@@ -334,7 +335,7 @@ class SearchPolicy:
 
         def ucb(child: _Node) -> tuple[float, str]:
             explore = math.sqrt(math.log(child.available) / child.visits)
-            return scaled(actor, child.mean()) + self.exploration * explore, child.key or ""
+            return scaled(actor, child.mean()) + self.exploration * explore, child.key
 
         return max((node.children[key] for key in choices), key=ucb)
 

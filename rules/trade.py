@@ -122,10 +122,9 @@ def waiting(state: Trading) -> str:
 V = TypeVar("V", bound=ProposalView[Any])
 
 
-def view(
-    model: type[V], proposal: Proposal[Any] | None, seat: Seat | None, text: Callable[[], str]
-) -> V | None:
-    """A proposal as `seat` may see it: the terms, and `text()` saying them, for the two parties only."""
+def view(model: type[V], proposal: P | None, seat: Seat | None, text: Callable[[P], str]) -> V | None:
+    """A proposal as `seat` may see it: the terms, and `text(proposal)` saying them, for the two parties
+    only (called with the open proposal, so the sentence never has to handle None)."""
     if proposal is None:
         return None
     party = seat in (proposal.proposer, proposal.partner)
@@ -134,7 +133,7 @@ def view(
         partner=proposal.partner,
         give=proposal.give if party else None,
         get=proposal.get if party else None,
-        text=text() if party else None,
+        text=text(proposal) if party else None,
     )
 
 

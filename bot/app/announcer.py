@@ -248,8 +248,8 @@ def announce(
         owes_post = owes_post or held.post
         newly = newly | set(held.newly)
         addressed = addressed | set(held.told)
-        for addressee, told in held.private.items():
-            private[addressee] = told + private.get(addressee, [])
+        for addressee, held_lines in held.private.items():
+            private[addressee] = held_lines + private.get(addressee, [])
     if result is None and not release and waiting & table.automated:
         # A computer seat acts next: its run is decided before anything is posted.
         run.post = owes_post
@@ -344,7 +344,7 @@ def _post(
     told = [user for user in pinged if f"<@{user}>" not in "\n".join(footer)]
     if told:  # addressed by an urgent event without being to act: the mention is what pings them
         footer.append("🔔 " + " ".join(f"<@{user}>" for user in told) + " — news for you above.")
-    payload = {
+    payload: dict[str, Any] = {
         "content": _compose(header, shown, footer),
         "ping": pinged,
         "view": public.model_dump(mode="json"),

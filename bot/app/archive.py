@@ -21,7 +21,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -32,8 +32,8 @@ from rules.core import Event, Game, Rejection, RuleError
 
 log = logging.getLogger(__name__)
 
-FORMAT = "ironhost-game"
-VERSION = 1
+FORMAT: Final = "ironhost-game"
+VERSION: Final = 1
 MAX_BYTES = 2_000_000
 """A 4-player City of Iron log is about 60 kB; anything near this is not one of our files."""
 MAX_MOVES = 20_000

@@ -10,7 +10,7 @@ process changed meanwhile is not written, and is taken again on what is stored n
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -91,7 +91,7 @@ class Decisions(MoveActions):
         raise UserError("The table kept changing while this was decided; please try again.", Refusal.STALE)
 
 
-def notice(game: GameRecord, text: str, *, ping: list[int] = (), **extra: object) -> Delivery:  # type: ignore[assignment]
+def notice(game: GameRecord, text: str, *, ping: Sequence[int] = (), **extra: object) -> Delivery:
     """A plain line in the game's channel, delivered through the outbox; only `ping` is pinged."""
     return Delivery(
         kind="notice",

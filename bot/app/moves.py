@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,6 +149,7 @@ class MoveActions(TableClock):
             except ValueError:
                 raise UserError("That move could not be read.") from None
         applied = rules.apply(before, seat, action)  # RuleError propagates with its sentence
+        assert not isinstance(action, str), "apply() takes a dict or an action model, refuses a string"
         action_json = action if isinstance(action, dict) else json.loads(action.model_dump_json())
         move = await self._commit(
             game,
@@ -182,7 +183,7 @@ class MoveActions(TableClock):
         interaction_id: int | None,
         *,
         note: str | None = None,
-        clear_votes: list[str] = (),  # type: ignore[assignment]
+        clear_votes: Sequence[str] = (),
         conflicts: bool = False,
         told: Collection[Seat] = (),
         deliver: bool = True,

@@ -106,7 +106,8 @@ def rate(games: Iterable[FinishedGame]) -> dict[int, Standing]:
         seats = [(rank, seat) for rank, group in enumerate(game.places) for seat in group]
         if len(seats) < 2:
             continue
-        teams, ranks, people = [], [], []
+        teams, people = [], []
+        ranks: list[float] = []  # places, 0 first (ints: openskill reads them as numbers)
         for rank, seat in seats:
             if seat.computer:
                 mu = COMPUTER_MU.get(seat.strength, COMPUTER_MU[2])

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from bot.app import archive
 from bot.app.archive import ArchivedSeat
 from bot.app.decisions import NOTHING, Decisions, Verdict
+from bot.app.history import HistoryReads
 from bot.app.refusals import UserError
 from bot.app.replay import frames
 from bot.app.votes import export_vote_kind, still_to_agree, voting_seat
@@ -47,7 +48,7 @@ NOT_A_PLAYER = (
 )
 
 
-class Saves(Decisions):
+class Saves(Decisions, HistoryReads):
     async def _channel_game(self, channel_id: int, game_id: int | None) -> GameRecord:
         """The game asked for, which must be of this channel; by default this channel's latest game."""
         if game_id is None:

@@ -10,6 +10,8 @@ on one afterwards is told what was decided.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.app import announcer
 from bot.app.decisions import Decisions, Verdict, already, notice
 from bot.app.refusals import UserError
@@ -151,7 +153,7 @@ class Substitutes(Decisions):
         name: str,
         said: str,
         *,
-        ping: list[int] = (),  # type: ignore[assignment]
+        ping: Sequence[int] = (),
     ) -> Ruling:
         """The seat given to `user_id`: every proposal about the seat or for that substitute closed,
         the seat's clock restarted if it is to act, the channel told, and the newcomer sent the seat's

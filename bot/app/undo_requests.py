@@ -84,8 +84,8 @@ class UndoRequests(Decisions, HistoryReads):
         current = self._states.get(game.id)
         if current is not None and current[0] == grown.version and current[1] is not grown.state:
             grown = replace(grown, state=current[1])  # one copy of the state in memory, not two
-        kept = self._turn_logs.get(game.id)
-        if kept is None or kept.version <= grown.version:
+        cached = self._turn_logs.get(game.id)
+        if cached is None or cached.version <= grown.version:
             self._turn_logs[game.id] = grown
             self._turn_logs.move_to_end(game.id)
             while len(self._turn_logs) > self._cache_size:

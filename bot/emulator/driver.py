@@ -134,6 +134,7 @@ class UserSession:
         channel = self.server.world.channels[msg.channel_id]
         if channel.type == DM:
             return channel.recipient_id == self.id
+        assert channel.guild_id is not None, "a channel that is not a DM belongs to a guild"
         return self.id in self.server.world.guilds[channel.guild_id].members
 
     def visible(self, channel_id: int) -> list[StoredMessage]:

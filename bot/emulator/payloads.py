@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_request import FileField
 
 from .model import FLAG_EPHEMERAL, FLAG_LOADING, StoredAttachment, StoredMessage, World
 
@@ -80,8 +81,8 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Uploaded
         files: list[UploadedFile] = []
         for key, value in form.items():
             if key == "payload_json":
-                payload = json.loads(value if isinstance(value, str) else value.file.read())
-            elif hasattr(value, "file"):
+                payload = json.loads(value.file.read() if isinstance(value, FileField) else value)
+            elif isinstance(value, FileField):
                 files.append(UploadedFile(key, value.filename, value.file.read(), value.content_type))
         return payload, files
     raw = await request.read()

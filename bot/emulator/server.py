@@ -36,6 +36,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -46,6 +47,7 @@ from .interactions import InteractionRoutes
 from .model import (
     P_MANAGE_EVENTS,
     InteractionRecord,
+    Role,
     StoredMessage,
     shard_of,
 )
@@ -73,9 +75,9 @@ class FakeDiscord(RestRoutes, ScheduledEventRoutes, InteractionRoutes):
         site = web.TCPSite(self._runner, host, port)
         await site.start()
         server = site._server
-        assert server is not None
+        assert isinstance(server, asyncio.Server), "TCPSite.start() made a listening server"
         self._host = host
-        self._port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._port = server.sockets[0].getsockname()[1]
         return self
 
     async def stop(self) -> None:
@@ -150,9 +152,7 @@ class FakeDiscord(RestRoutes, ScheduledEventRoutes, InteractionRoutes):
         before = set(roles)
         change()
         for rid in [r for r in roles if r not in before]:
-            self._notify(
-                "GUILD_ROLE_CREATE", lambda rid=rid: {"guild_id": str(guild_id), "role": roles[rid].to_json()}
-            )
+            self._notify("GUILD_ROLE_CREATE", partial(_role_created, guild_id, roles, rid))
 
     def _notify_member(self, guild_id: int, user_id: int, event: str) -> None:
         self._notify(event, lambda: {**self.world.member_json(guild_id, user_id), "guild_id": str(guild_id)})
@@ -355,3 +355,8 @@ class FakeDiscord(RestRoutes, ScheduledEventRoutes, InteractionRoutes):
         r.add_get(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_get)
         r.add_patch(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_patch)
         r.add_delete(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_delete)
+
+
+def _role_created(guild_id: int, roles: dict[int, Role], rid: int) -> dict[str, Any]:
+    """GUILD_ROLE_CREATE's payload, built when it is sent."""
+    return {"guild_id": str(guild_id), "role": roles[rid].to_json()}

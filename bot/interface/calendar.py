@@ -75,14 +75,14 @@ class Calendar:
                     return
                 except discord.NotFound:
                     pass  # someone deleted it by hand: put it back
-            event = await self._create(game, fields)
+            event = await self._create(game, game.guild_id, fields)
         except discord.Forbidden:
             await self._refused(game)
             return
         await self._store.remember_message(game.id, KIND, game.channel_id, event, game.version)
 
-    async def _create(self, game: GameRecord, fields: dict[str, Any]) -> int:
-        guild = self.bot.get_guild(game.guild_id) or await self.bot.fetch_guild(game.guild_id)
+    async def _create(self, game: GameRecord, guild_id: int, fields: dict[str, Any]) -> int:
+        guild = self.bot.get_guild(guild_id) or await self.bot.fetch_guild(guild_id)
         event = await guild.create_scheduled_event(
             name=fields["name"],
             description=fields["description"],
@@ -162,7 +162,7 @@ class Calendar:
             return
         try:
             channel = self.bot.get_channel(game.channel_id) or await self.bot.fetch_channel(game.channel_id)
-            await channel.send(  # type: ignore[union-attr]
+            await channel.send(
                 f"📅 {MISSING_PERMISSION} A server admin can grant it, then save `/settings calendar` again.",
                 allowed_mentions=discord.AllowedMentions.none(),
             )

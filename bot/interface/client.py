@@ -8,6 +8,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from typing import Any, TypedDict, Unpack
 
 import discord
 from discord import app_commands
@@ -69,6 +70,14 @@ class HostTree(app_commands.CommandTree):
             await interaction.response.send_message(f"⚠️ {message}", ephemeral=True)
 
 
+class HostOptions(TypedDict, total=False):
+    """`HostBot`'s keywords besides its settings (`create_bot` passes them on)."""
+
+    guild_ready_timeout: float
+    clock: Clock | None
+    pace_clock: Callable[[], float] | None
+
+
 class HostBot(commands.Bot):
     """The bot on one gateway connection; `create_bot` picks `ShardedHostBot` when SHARD_COUNT is set."""
 
@@ -79,7 +88,7 @@ class HostBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         clock: Clock | None = None,
         pace_clock: Callable[[], float] | None = None,
-        **sharding: object,
+        **sharding: Any,  # shard_count, shard_ids: for AutoShardedBot, next in ShardedHostBot's MRO
     ) -> None:
         """`pace_clock`: the seconds the request limits count in (`bot.app.limits`; default the
         monotonic clock): tests pass one they move by hand."""
@@ -233,9 +242,9 @@ class ShardedHostBot(HostBot, commands.AutoShardedBot):
     """The same bot over several gateway connections: the shards in SHARD_IDS of SHARD_COUNT."""
 
 
-def create_bot(settings: Settings, **options: object) -> HostBot:
+def create_bot(settings: Settings, **options: Unpack[HostOptions]) -> HostBot:
     """The bot for these settings: sharded exactly when SHARD_COUNT is set."""
     shards = settings.shards
     if shards is None:
-        return HostBot(settings, **options)  # type: ignore[arg-type]
-    return ShardedHostBot(settings, shard_count=shards.count, shard_ids=list(shards.ids), **options)  # type: ignore[arg-type]
+        return HostBot(settings, **options)
+    return ShardedHostBot(settings, shard_count=shards.count, shard_ids=list(shards.ids), **options)

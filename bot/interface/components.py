@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -53,6 +53,7 @@ _SPLIT = re.compile(r" → |: |; | with | for | from ")
 
 
 def _table(interaction: discord.Interaction) -> TablePort:
+    # discord.py types the client as a plain Client; every interaction here reaches the HostBot (its table).
     return interaction.client.table  # type: ignore[attr-defined]
 
 
@@ -80,8 +81,9 @@ class GameButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> GameButton:
+        assert isinstance(item, discord.ui.Button), "the custom id of a GameButton is a button's"
         return cls(
             int(match["game"]),
             match["verb"],
@@ -114,8 +116,9 @@ class GameSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> GameSelect:
+        assert isinstance(item, discord.ui.Select), "the custom id of a GameSelect is a select menu's"
         return cls(int(match["game"]), match["verb"], match["arg"], match["extra"], item)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -478,7 +481,7 @@ def choice_menu(game_id: int, choices: list[Choice], path: str = ROOT) -> discor
                 )
             )
         else:
-            select = discord.ui.Select(
+            select: discord.ui.Select[Any] = discord.ui.Select(
                 placeholder=entry.label,
                 options=[
                     discord.SelectOption(label=label, value=c.key, description=about or None)
@@ -508,7 +511,8 @@ def retired_buttons(game_id: int) -> discord.ui.View:
     presses "Take my turn" on a message that is no longer the turn."""
     view = turn_buttons(game_id)
     for button in view.children:
-        button.item.disabled = True  # type: ignore[attr-defined]
+        assert isinstance(button, GameButton), "turn_buttons holds GameButtons only"
+        button.item.disabled = True
     return view
 
 
@@ -542,7 +546,7 @@ def section_buttons(
     return view
 
 
-def lobby_view(game_id: int, options: tuple[OptionSpec, ...], values: dict[str, Any]) -> discord.ui.View:
+def lobby_view(game_id: int, options: Sequence[OptionSpec], values: dict[str, Any]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton(game_id, "join", label="Join", style=discord.ButtonStyle.success, row=0))
     view.add_item(GameButton(game_id, "leave", label="Leave", row=0))

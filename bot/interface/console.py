@@ -18,13 +18,17 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
-from bot.emulator.driver import EmulatorUsageError, InteractionFailed, UserSession
+from bot.emulator.driver import EmulatorUsageError, InteractionFailed, InteractionResult, UserSession
 from bot.emulator.model import StoredMessage
 from bot.emulator.server import FakeDiscord
 from bot.emulator.testing import run_bot, stop_bot
 from bot.interface.trading import text_inputs
+
+if TYPE_CHECKING:  # imported where the bot starts: the console loads before discord.py
+    from bot.interface.client import HostBot
 
 USERS = ("alice", "bob", "carol", "dave")
 CHANNELS = ("table", "side")
@@ -66,13 +70,13 @@ class Console:
     channels: dict[str, int]
     users: dict[str, UserSession]
     channel: str = "table"
-    bot: object = None
-    task: object = None
+    bot: HostBot | None = None
+    task: asyncio.Task[None] | None = None
     printed: dict[int, int] = field(default_factory=dict)  # message id -> edits printed
     last_with_components: dict[str, int] = field(default_factory=dict)
     numbers: dict[int, int] = field(default_factory=dict)  # message id -> its number in the console
     numbered: list[int] = field(default_factory=list)  # message ids, numbered from 1
-    forms: dict[str, object] = field(default_factory=dict)  # user -> the click that opened a form
+    forms: dict[str, InteractionResult] = field(default_factory=dict)  # user -> the click that opened a form
 
     # ---- bot lifecycle ----------------------------------------------------------------------
     async def start_bot(self) -> None:
@@ -84,14 +88,14 @@ class Console:
 
     async def stop_bot(self) -> None:
         if self.bot is not None:
-            await stop_bot(self.bot, self.task)  # type: ignore[arg-type]
+            await stop_bot(self.bot, self.task)
             self.bot = None
 
     async def settle(self) -> None:
         with contextlib.suppress(TimeoutError):
             await self.server.settle(timeout=15)
         if self.bot is not None:
-            await self.bot.table.drain()  # type: ignore[attr-defined]
+            await self.bot.table.drain()
         with contextlib.suppress(TimeoutError):
             await self.server.settle(timeout=15)
 
@@ -398,14 +402,14 @@ class Console:
         return re.sub(r"<#(\d+)>", lambda m: "#" + channels.get(m.group(1), m.group(1)), text)
 
 
-def _parse_slash(text: str) -> tuple[str, dict[str, object]]:
+def _parse_slash(text: str) -> tuple[str, dict[str, Any]]:
     """'game new game:x seed:5' -> ('game new', {'game': 'x', 'seed': 5})."""
     try:
         words = shlex.split(text)
     except ValueError as error:
         raise ValueError(f"could not read that: {error}") from None
     name_parts: list[str] = []
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}  # option values as typed: str, int or bool
     for word in words:
         key, sep, value = word.partition(":")
         if sep and key and not options and not name_parts:

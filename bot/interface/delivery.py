@@ -269,7 +269,7 @@ class Courier:
         try:
             message = await channel.send(
                 payload["content"],
-                file=file,
+                file=file if file is not None else discord.utils.MISSING,  # as send() itself maps None
                 view=buttons,
                 nonce=nonce(row),
                 allowed_mentions=_pinging(payload.get("ping", [])),
@@ -508,6 +508,8 @@ def _pinging(users: list[int]) -> discord.AllowedMentions:
 
 def _retry_after(error: discord.HTTPException) -> float:
     response = getattr(error, "response", None)
+    if response is None:
+        return 0.0
     with contextlib.suppress(Exception):
-        return float(response.headers.get("Retry-After", 0))  # type: ignore[union-attr]
+        return float(response.headers.get("Retry-After", 0))
     return 0.0

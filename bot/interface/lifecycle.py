@@ -19,7 +19,8 @@ import logging
 import os
 import signal
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import discord
 
@@ -79,7 +80,7 @@ async def refuse_if_stopping(interaction: discord.Interaction) -> bool:
     return True
 
 
-def install_stop_signals(stop: Callable[[], Awaitable[None]]) -> None:
+def install_stop_signals(stop: Callable[[], Coroutine[Any, Any, None]]) -> None:
     """Run `stop` once on the first SIGTERM or SIGINT; a second signal is ignored (the stop is bounded
     anyway). Where the loop cannot take signal handlers (Windows), Ctrl-C still raises as usual."""
     loop = asyncio.get_running_loop()

@@ -70,6 +70,9 @@ class Host(Protocol):
     http: Any
 
     @property
+    def user(self) -> discord.ClientUser | None: ...
+
+    @property
     def table(self) -> TablePort: ...
 
     @property

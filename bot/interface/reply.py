@@ -15,8 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, overload
 
 import discord
 
@@ -31,6 +32,10 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 2.0
 
 
+@overload
+def _fit(text: str) -> str: ...
+@overload
+def _fit(text: None) -> None: ...
 def _fit(text: str | None) -> str | None:
     return text if text is None else clip(text, MAX_CONTENT)
 
@@ -110,7 +115,7 @@ class Reply:
         files: list[discord.File] | None = None,
         embeds: list[discord.Embed] | None = None,
         ephemeral: bool = True,
-        ping: list[int] = (),  # type: ignore[assignment]
+        ping: Sequence[int] = (),
         keep: bool = False,
     ) -> discord.Message | None:
         """The answer: replaces the clicked message when `update`, else a new (ephemeral) message.
@@ -146,10 +151,11 @@ class Reply:
             if not response.is_done():
                 await response.send_message(content, **kwargs)
                 return await self.interaction.original_response() if keep else None
-            sent = await self.interaction.followup.send(
-                content or ("" if embeds else "\u200b"), wait=keep, **kwargs
-            )
-            return sent if keep else None
+            text = content or ("" if embeds else "\u200b")
+            if keep:
+                return await self.interaction.followup.send(text, wait=True, **kwargs)
+            await self.interaction.followup.send(text, wait=False, **kwargs)
+            return None
 
     async def modal(self, modal: discord.ui.Modal) -> None:
         """Open a form: it must be the first answer, so it cannot follow a deferral."""

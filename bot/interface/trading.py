@@ -13,6 +13,7 @@ so a form sent just before a restart still lands.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -106,7 +107,7 @@ class TradeDesk:
         await reply.modal(TradeModal(game_id, partner.seat, partner.name))
 
     async def submit(self, interaction: discord.Interaction) -> None:
-        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        data: Mapping[str, Any] = interaction.data or {}
         match = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
         if match is None:
             return

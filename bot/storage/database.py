@@ -14,17 +14,27 @@ import asyncio
 import contextlib
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 import aiosqlite
 
-Row = Mapping[str, Any]
-"""A result row: both drivers' rows index by column name, by position, and convert with dict()."""
+
+class Row(Protocol):
+    """A result row: both drivers' rows (sqlite3.Row, asyncpg.Record) index by column name and by
+    position, iterate over their values, and convert with dict()."""
+
+    @overload
+    def __getitem__(self, key: int, /) -> Any: ...
+    @overload
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def keys(self) -> Iterable[str]: ...
+
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"

@@ -13,7 +13,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -344,11 +344,11 @@ class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
         state: str,
         interaction_id: int | None,
         finished_result: str | None = None,
-        timers: list[TimerPlan] = (),  # type: ignore[assignment]
-        clear_timers: list[int] = (),  # type: ignore[assignment]
-        outbox: list[Delivery] = (),  # type: ignore[assignment]
+        timers: Sequence[TimerPlan] = (),
+        clear_timers: Sequence[int] = (),
+        outbox: Sequence[Delivery] = (),
         holder: int | None = None,
-        clear_votes: list[str] = (),  # type: ignore[assignment]
+        clear_votes: Sequence[str] = (),
     ) -> int:
         """Append the move at game.version + 1 and move the snapshot there; returns the new version.
 
@@ -506,7 +506,8 @@ class Store(TimerQueries, OutboxQueries, CopyQueries, DecisionQueries):
     ) -> list[tuple[GameRecord, list[SeatRecord]]]:
         """Every finished game of `kind` (on one server, or everywhere) with its seats, in two queries:
         the ratings are recomputed from these on every ask."""
-        clause, params = "g.kind = ? AND g.status = 'finished' AND g.result IS NOT NULL", [kind]
+        clause = "g.kind = ? AND g.status = 'finished' AND g.result IS NOT NULL"
+        params: list[object] = [kind]
         if guild_id is not None:
             clause += " AND g.guild_id = ?"
             params.append(guild_id)

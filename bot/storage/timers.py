@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bot.storage.database import POSTGRESQL, Database
@@ -77,7 +77,7 @@ class TimerQueries:
         )
         return [Timer(**dict(row)) for row in rows]
 
-    async def plan_timers(self, game_id: int, timers: list[TimerPlan], clear: list[int] = ()) -> None:  # type: ignore[assignment]
+    async def plan_timers(self, game_id: int, timers: list[TimerPlan], clear: Sequence[int] = ()) -> None:
         async with self._db.transaction() as tx:
             await plan_timers_in(tx, game_id, timers, clear)
 

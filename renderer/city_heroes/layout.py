@@ -168,7 +168,8 @@ def work_name(view: CityHeroesView, key: str) -> str:
 # ---- small drawing helpers ----------------------------------------------------------------------
 def tint(color: Color, amount: float) -> Color:
     """`color` mixed with white (0 = color, 1 = white)."""
-    return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
+    red, green, blue = (int(c + (255 - c) * amount) for c in color)
+    return red, green, blue
 
 
 @lru_cache(maxsize=4096)
@@ -195,7 +196,7 @@ def name_in_text(name: str, size: int, *, bold: bool = False) -> str:
 
 
 def canvas_of(draw: Draw) -> Image.Image:
-    return draw._image  # type: ignore[attr-defined,no-any-return]
+    return draw._image
 
 
 def _stamp(draw: Draw, sprite: Image.Image, left: float, top: float) -> None:
@@ -391,7 +392,7 @@ _COS = [math.cos(math.radians(60 * k - 90)) for k in range(6)]
 _SIN = [math.sin(math.radians(60 * k - 90)) for k in range(6)]
 
 
-def hatch(image: Image.Image, polygon: list[tuple[float, float]]) -> None:
+def hatch(image: Image.Image, polygon: Sequence[tuple[float, float]]) -> None:
     """Red diagonal stripes inside `polygon` (a pillaged tile)."""
     xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
     x0, y0, x1, y1 = int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1

@@ -22,6 +22,8 @@ The package: `layout` (shared drawing pieces), `turn`, `hand`, `final` (the thre
 
 from __future__ import annotations
 
+from functools import partial
+
 from renderer.canvas import to_png
 from renderer.city_of_iron.final import _final
 from renderer.city_of_iron.hand import _seat
@@ -39,11 +41,11 @@ def render(view: View, *, marks: frozenset[str] = frozenset()) -> bytes:
     as changed (the keys `changes` gives)."""
     assert isinstance(view, CityOfIronView), "renderer.city_of_iron draws City of Iron views"
     if view.seat is not None:
-        sheet = _first_fitting([lambda level=level: _seat(view, level) for level in range(4)])
+        sheet = _first_fitting([partial(_seat, view, level) for level in range(4)])
     elif view.finished and view.final is not None:
-        sheet = _first_fitting([lambda level=level: _final(view, marks, level) for level in range(3)])
+        sheet = _first_fitting([partial(_final, view, marks, level) for level in range(3)])
     else:
-        sheet = _first_fitting([lambda level=level: _turn(view, marks, level) for level in range(5)])
+        sheet = _first_fitting([partial(_turn, view, marks, level) for level in range(5)])
     return to_png(sheet.image())
 
 

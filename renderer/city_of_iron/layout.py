@@ -98,7 +98,8 @@ def _land(land_id: str) -> tuple[str, Color]:
 
 def _tint(color: Color, amount: float = 0.78) -> Color:
     """A light version of `color` (mixed with white) for backgrounds."""
-    return tuple(int(channel + (255 - channel) * amount) for channel in color)  # type: ignore[return-value]
+    red, green, blue = (int(channel + (255 - channel) * amount) for channel in color)
+    return red, green, blue
 
 
 @lru_cache(maxsize=1024)
@@ -113,7 +114,7 @@ def _pill_mask(width: int, height: int) -> Image.Image:
 
 def _stamp(draw: Draw, x: int, y: int, mask: Image.Image, fill: Color) -> None:
     """`fill` through `mask` at (x, y), as `canvas.draw_text` draws its cached glyph masks."""
-    draw.draw.draw_bitmap((x, y), mask.im, draw.draw.draw_ink(fill))  # type: ignore[attr-defined]
+    draw.draw.draw_bitmap((x, y), mask.im, draw.draw.draw_ink(fill))
 
 
 def _badge(draw: Draw, x: int, y: int, text: str, fill: Color, ink: Color = WHITE, size: int = SMALL) -> int:

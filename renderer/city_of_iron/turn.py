@@ -3,6 +3,8 @@ turn-order track and the building row on offer, each laid out with less detail o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from renderer.canvas import (
     Color,
     Palette,
@@ -236,7 +238,7 @@ def _building_tile(
     box: tuple[int, int, int, int],
     info: BuildingInfo | None,
     lines: list[list[Item]],
-    text: list[str] = (),
+    text: Sequence[str] = (),
 ) -> None:
     x, y, x1, y1 = box
     if info is None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import ImageDraw, ImageFont
 
@@ -35,6 +36,9 @@ from rules import words
 from rules.core import View
 from rules.iron_and_brass.state import COLUMNS, parse_square
 from rules.iron_and_brass.view import IronAndBrassView, ItemView, PieceView, SeatView
+
+if TYPE_CHECKING:  # Pillow's core types exist in its stubs only
+    from PIL._imaging import ImagingCore
 
 WIDTH = PHONE_WIDTH
 INNER = WIDTH - 2 * MARGIN
@@ -65,7 +69,8 @@ def side_color(seat: int) -> Color:
 
 def _tint(color: Color, amount: float) -> Color:
     """`color` mixed with white (amount 0 = color, 1 = white)."""
-    return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
+    red, green, blue = (int(c + (255 - c) * amount) for c in color)
+    return red, green, blue
 
 
 BASE_ROWS: tuple[Color, Color] = (_tint(SIDE_COLORS[0], 0.8), _tint(SIDE_COLORS[1], 0.8))
@@ -101,16 +106,18 @@ def _code_face(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 @lru_cache(maxsize=256)
-def _code_mask(code: str, size: int, stroke: int) -> tuple[object, object, tuple[int, int]]:
+def _code_mask(
+    code: str, size: int, stroke: int
+) -> tuple[ImagingCore, tuple[ImagingCore, tuple[int, int]] | None, tuple[int, int]]:
     """The glyph masks of a code (its fill and, when `stroke`, its outline) centred on a point, laid
     out once: a map repeats the same dozen codes on every picture."""
     face = _code_face(size)
+    if not isinstance(face, ImageFont.FreeTypeFont):
+        return face.getmask(code), None, (0, 0)  # Pillow's bitmap font: no anchors, no outline
     fill_mask, offset = face.getmask2(code, "L", anchor="mm")
-    outline = None
     if stroke:
-        outline, stroke_offset = face.getmask2(code, "L", anchor="mm", stroke_width=stroke)
-        return fill_mask, (outline, stroke_offset), offset
-    return fill_mask, outline, offset
+        return fill_mask, face.getmask2(code, "L", anchor="mm", stroke_width=stroke), offset
+    return fill_mask, None, offset
 
 
 def draw_code(
@@ -125,9 +132,9 @@ def draw_code(
     small square's disc."""
     fill_mask, outline, (dx, dy) = _code_mask(code, size, 2 if stroke is not None else 0)
     if outline is not None and stroke is not None:
-        mask, (sx, sy) = outline  # type: ignore[misc]
-        draw.draw.draw_bitmap((center[0] + sx, center[1] + sy), mask, draw.draw.draw_ink(stroke))  # type: ignore[attr-defined]
-    draw.draw.draw_bitmap((center[0] + dx, center[1] + dy), fill_mask, draw.draw.draw_ink(fill))  # type: ignore[attr-defined]
+        mask, (sx, sy) = outline
+        draw.draw.draw_bitmap((center[0] + sx, center[1] + sy), mask, draw.draw.draw_ink(stroke))
+    draw.draw.draw_bitmap((center[0] + dx, center[1] + dy), fill_mask, draw.draw.draw_ink(fill))
 
 
 # ---- the header and the sides' strips -----------------------------------------------------------

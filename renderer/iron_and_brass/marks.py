@@ -51,10 +51,10 @@ def changes(old: View, new: View) -> Changes:
         marks.add("gold-left")
         lines.append(change("Gold Mined marker", old.gold_left, new.gold_left))
     if (old.combat, old.last_combat) != (new.combat, new.last_combat):
-        line = battle_line(new)
-        if line:
+        battle = battle_line(new)
+        if battle:
             marks.add("battle")
-            lines.append(line.rstrip("."))
+            lines.append(battle.rstrip("."))
     return Changes(marks=frozenset(marks), lines=tuple(lines))
 
 
@@ -75,6 +75,7 @@ def _square_changes(
         if was != now:
             marks.add(square)
             if now is None:
+                assert was is not None, "was != now"
                 lines.append(f"{square}: {names[was[0]]}'s {was[1]} is gone")
             elif was is None or was[:2] != now[:2]:
                 lines.append(

@@ -40,12 +40,14 @@ def _seat_changes(old: SeatView, new: SeatView, view: IronBridgeGorgeView) -> tu
             if view.step != "initiative" and new.bid is not None
             else f"{name} placed a bid"
         )
-    before, after = Counter(card.name for card in old.resources), Counter(card.name for card in new.resources)
+    held_before = Counter(card.name for card in old.resources)
+    held_after = Counter(card.name for card in new.resources)
     counted_before, counted_after = type_counts(old), type_counts(new)  # once, not once per type
     for card_type in TYPE_ORDER:
         if counted_before[card_type] != counted_after[card_type]:
             marks.add(f"{card_type}:{seat}")
-    gained, lost = sorted((after - before).elements()), sorted((before - after).elements())
+    gained = sorted((held_after - held_before).elements())
+    lost = sorted((held_before - held_after).elements())
     if gained:
         lines.append(f"{name} now has in play: {', '.join(gained)}")
     if lost:

@@ -8,6 +8,7 @@ T28 is one tile away from T15 (T15 - T22 - T28), T11 and T12 both touch T18, T12
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from rules.city_heroes.data import MapSpec
 from rules.city_heroes.state import Tile
@@ -54,8 +55,8 @@ def distance(radius: int, a: int, b: int) -> int:
     return distances(radius)[(a, b)]
 
 
-def _weighted(rng: Rng, weights: dict[str, int]) -> str | None:
-    names = [name for name, weight in weights.items() for _ in range(weight)]
+def _weighted(rng: Rng, weights: Iterable[tuple[str, int]]) -> str | None:
+    names = [name for name, weight in weights for _ in range(weight)]
     pick = rng.choice(names)
     return None if pick == "none" else pick
 
@@ -69,7 +70,11 @@ def generate(spec: MapSpec, rng: Rng) -> list[Tile]:
         weights = spec.hill_resources if hill else spec.plain_resources
         tiles.append(
             Tile(
-                id=index + 1, q=q, r=r, terrain="hill" if hill else "plain", resource=_weighted(rng, weights)
+                id=index + 1,
+                q=q,
+                r=r,
+                terrain="hill" if hill else "plain",
+                resource=_weighted(rng, weights.items()),
             )
         )
     for needed in REQUIRED:

@@ -3,7 +3,9 @@ of `data/city_heroes/` as `CatalogueEntry` items."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import TypeVar
 
 from rules.city_heroes.data import BuildingSpec, Catalogue, RateRow, Recipe, WorkSpec, catalogue
 from rules.core import CatalogueEntry
@@ -26,7 +28,10 @@ NAMES = {
 }
 
 
-def cost_text(cost: dict[str, int]) -> str:
+Key = TypeVar("Key", bound=str)
+
+
+def cost_text(cost: Mapping[Key, int]) -> str:
     return ", ".join(f"{amount} {NAMES[item]}" for item, amount in cost.items()) or "free"
 
 
@@ -98,17 +103,17 @@ def _rate(cat: Catalogue, row: RateRow, buys: bool) -> CatalogueEntry:
 def _recipe(cat: Catalogue, recipe: Recipe) -> CatalogueEntry:
     good = NAMES[recipe.good]
     details = [
-        ("Input", cost_text(dict(recipe.input)) + " per good"),
+        ("Input", cost_text(recipe.input) + " per good"),
         ("Action", "Craft: 1 worker, any number"),
     ]
     if recipe.needs:
         details.append(("Needs", " or ".join(cat.buildings[need].name for need in recipe.needs)))
     if recipe.guild and recipe.guild_input:
-        details.append(("With " + cat.buildings[recipe.guild].name, cost_text(dict(recipe.guild_input))))
+        details.append(("With " + cat.buildings[recipe.guild].name, cost_text(recipe.guild_input)))
     return CatalogueEntry(
         name=f"Craft {good}",
         kind="Crafting recipe",
-        summary=f"1 {good} from {cost_text(dict(recipe.input))} (Construction phase).",
+        summary=f"1 {good} from {cost_text(recipe.input)} (Construction phase).",
         details=details,
         designed=cat.setup.crafting.designed,
     )

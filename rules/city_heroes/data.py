@@ -26,6 +26,7 @@ Good = Literal["weapons", "tools", "jewellery", "planks", "scaffolds", "sculptur
 NATURALS: tuple[str, ...] = ("wheat", "timber", "stone", "iron", "gold")
 GOODS: tuple[str, ...] = ("weapons", "tools", "jewellery", "planks", "scaffolds", "sculptures")
 RESOURCES: tuple[str, ...] = NATURALS + GOODS
+PriceKind = Literal["natural", "good", "jewellery"]
 CostKey = Literal[
     "wheat",
     "timber",
@@ -184,7 +185,7 @@ class SetupFile(Model):
     start: dict[Literal["wheat", "timber", "stone", "ducats", "workers"], int]
     bank: dict[Literal["each", "ducats"], int]
     turns: dict[Literal["1", "2", "3", "4", "5"], int]
-    bank_prices: dict[Literal["natural", "good", "jewellery"], Price]
+    bank_prices: dict[PriceKind, Price]
     crafting: Crafting
     map: MapSpec
 
@@ -211,7 +212,7 @@ class Catalogue:
         }
         """Rival rows by id: 'sell-iron' (they buy iron), 'buy-wheat' (they sell wheat)."""
         self.setup = setup
-        self.recipes = {recipe.good: recipe for recipe in setup.crafting.recipes}
+        self.recipes: dict[str, Recipe] = {recipe.good: recipe for recipe in setup.crafting.recipes}
 
     def building(self, building_id: str) -> BuildingSpec:
         return self.buildings[building_id]

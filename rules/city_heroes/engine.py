@@ -193,7 +193,9 @@ class CityHeroes(Game[CityHeroesState]):
         map_rng = Rng(seed=options["map_seed"]) if options["map_seed"] else rng
         tiles = board.generate(setup.map, map_rng)
         start = setup.start
-        stock = {name: start.get(name, 0) for name in RESOURCES}  # type: ignore[call-overload]
+        given: dict[str, int] = dict(start.items())  # read by any resource's name
+        stock = {name: given.get(name, 0) for name in RESOURCES}
+        turns_by_count: dict[str, int] = dict(setup.turns.items())  # "2": turns for two players
         state = State(
             players=[
                 PlayerState(
@@ -208,7 +210,7 @@ class CityHeroes(Game[CityHeroesState]):
             rng=rng,
             tiles=tiles,
             radius=setup.map.radius,
-            turns=options["turns"] or setup.turns[str(len(players))],  # type: ignore[index]
+            turns=options["turns"] or turns_by_count[str(len(players))],
             bank={name: setup.bank["each"] for name in RESOURCES},
             bank_ducats=setup.bank["ducats"],
             rival_prestige=self.cat.rival.rival.start,
@@ -306,7 +308,7 @@ class CityHeroes(Game[CityHeroesState]):
             state.turn += 1
             state.phase = "expansion"
         else:
-            state.phase = PHASES[PHASES.index(state.phase) + 1]  # type: ignore[assignment]
+            state.phase = PHASES[PHASES.index(state.phase) + 1]
         events.append(
             Event(
                 text=f"Turn {state.turn}: {state.phase.title()} phase, "

@@ -258,6 +258,7 @@ def _potential(
         return 0.0
     empty = tally.empty.get(seat, 0)
     schools_owned = tally.schools.get(seat, 0)
+    stone: float  # whole Stone, less what the Schools below use
     stone, planks, timber = me.stock["stone"], me.stock["planks"], me.stock["timber"]
     wood = planks + timber / _timber_per_plank()  # in Planks: crafting neither gains nor loses wood
     builders = float(me.ready if now else me.ready + me.idle)

@@ -17,7 +17,7 @@ from rules.trade import Accept, Cancel, Decline
 __all__ = ["Accept", "Cancel", "Decline"]  # the shared answers, in this game's action union
 
 Phase = Literal["expansion", "construction", "interaction", "over"]
-PHASES: tuple[str, ...] = ("expansion", "construction", "interaction")
+PHASES: tuple[Phase, ...] = ("expansion", "construction", "interaction")
 Terrain = Literal["hill", "plain"]
 ActionKind = Literal["buy", "garrison", "plant", "build", "upgrade", "works", "craft", "trade", "pillage"]
 

@@ -273,7 +273,7 @@ def _proposal_view(state: State, seat: Seat | None) -> ProposalView | None:
         ProposalView,
         proposal,
         seat,
-        lambda: (
+        lambda proposal: (
             f"{state.players[proposal.proposer].name} gives {goods_text(proposal.give)}; "
             f"{state.players[proposal.partner].name} gives {goods_text(proposal.get)}."
         ),

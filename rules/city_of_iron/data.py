@@ -8,6 +8,7 @@ the engine interprets (`CardAction`).
 
 from __future__ import annotations
 
+import operator
 from functools import cache
 from importlib.resources.abc import Traversable
 from typing import Any, Literal
@@ -21,6 +22,15 @@ DATA_DIR = datafiles.game_folder("city_of_iron")
 
 LandType = Literal["grass", "forest", "mountain", "coast", "desert", "jungle", "flying_island"]
 DeckLetter = Literal["A", "B", "C"]
+EndBonus = Literal["coins", "distance", "one_good", "cards", "towns"]
+_LETTERS: dict[str, DeckLetter] = {"A": "A", "B": "B", "C": "C"}
+
+
+def deck_letter(card_id: str) -> DeckLetter:
+    """The deck of a Score card instance, named by its last letter ("score-B" is a B card)."""
+    return _LETTERS[card_id[-1]]
+
+
 NationId = Literal["arc", "cresaria", "republic", "om"]
 CardDeck = Literal["citizen", "military"]
 
@@ -209,7 +219,7 @@ class Board(Data):
     starting_hand: int = Field(ge=0)
     score_cards: dict[DeckLetter, str]
     score_science: dict[DeckLetter, int]
-    end_bonus: dict[Literal["coins", "distance", "one_good", "cards", "towns"], int]
+    end_bonus: dict[EndBonus, int]
 
     @model_validator(mode="after")
     def _counts(self) -> Board:
@@ -258,7 +268,9 @@ def _entries(directory: Traversable, key: str) -> dict[str, Any]:
     path = directory / name
     raw = _object(path).get(key)
     require(isinstance(raw, list), path, None, key, "must be a list")
-    return {item.id: item for item in entries(path, raw, model, kind)}  # type: ignore[attr-defined]
+    assert isinstance(raw, list), "require() raised otherwise"
+    by_id = operator.attrgetter("id")  # every model of FILES has one; entries() checked it is unique
+    return {by_id(item): item for item in entries(path, raw, model, kind)}
 
 
 def _known(
@@ -317,7 +329,7 @@ def rules_data() -> GameData:
     """The shipped data as read-only records (`rules.data.read_only`) for the rules' moves, menus and
     computer players: the same fields, values and properties as `game_data()`, without pydantic's
     methods, and read several times faster. Views, the catalogue and the renderer keep the models."""
-    return read_only(game_data())  # type: ignore[no-any-return]
+    return read_only(game_data())
 
 
 __all__ = [

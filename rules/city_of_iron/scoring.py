@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from rules import words
-from rules.city_of_iron.data import BuildingType, PlayerCard, Token, TownType, rules_data
+from rules.city_of_iron.data import BuildingType, EndBonus, PlayerCard, Token, TownType, rules_data
 from rules.city_of_iron.state import City, CityState, Player
 from rules.core import Result, Seat
 
@@ -144,7 +144,7 @@ def end_bonuses(state: CityState) -> list[dict[str, int]]:
     """The end-game bonuses and the storing penalty; a tie for a bonus gives it to nobody."""
     data = rules_data()
     values = data.board.end_bonus
-    measures = {
+    measures: dict[EndBonus, list[int]] = {
         "coins": [player.coins for player in state.players],
         "distance": [distance(player) for player in state.players],
         "one_good": [max(goods_totals(state, player).values()) for player in state.players],

@@ -68,7 +68,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, partial
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.core import Choice, Game, RuleError, Seat
 from rules.iron_and_brass.board import manhattan
@@ -336,7 +336,7 @@ def prior(view: IronAndBrassView, seat: Seat, choice: Choice, *, priced_tokens: 
     """The choice's prior, less `token_cost` when it plays an advantage token. `priced_tokens` False:
     the prices of before issue 41 (`PRICES_BEFORE_41`, `REFERENCE_POLICY`)."""
     action = choice.action
-    kind = action.get("kind")
+    kind = action.get("kind", "")
     judge = PRIORS.get(kind) if priced_tokens or kind != "defend" else _defend_prior_before_41
     if judge is None:
         return None
@@ -698,7 +698,12 @@ class TopStrength:
 GREEDY = GreedyPolicy(evaluate=evaluate, prior=prior)
 """The greedy one-ply policy on `evaluate` and `prior`: the computer player below the top strength."""
 
-REFERENCE = {"priced_tokens": False}
+
+class _Reference(TypedDict):
+    priced_tokens: bool
+
+
+REFERENCE: _Reference = {"priced_tokens": False}
 """The `evaluate` and `prior` arguments that undo issue 41's token prices (`REFERENCE_POLICY`)."""
 
 REFERENCE_POLICY = GreedyPolicy(evaluate=partial(evaluate, **REFERENCE), prior=partial(prior, **REFERENCE))

@@ -145,6 +145,10 @@ class Combat(Record):
     spotter: bool = False
 
 
+Outcome = Literal["destroyed", "destroyed-two", "disabled", "no-damage"]
+"""How a combat ended for its target (ATTACKING 3)."""
+
+
 @dataclass(kw_only=True)
 class CombatRecord(Record):
     """The last combat, for the map's caption."""
@@ -157,7 +161,7 @@ class CombatRecord(Record):
     defence_dice: list[int]
     attack_sum: int
     defence_sum: int
-    outcome: Literal["destroyed", "destroyed-two", "disabled", "no-damage"]
+    outcome: Outcome
 
 
 @dataclass(kw_only=True)

@@ -169,7 +169,7 @@ def view(game: Game[Any], state: State, seat: Seat | None) -> IronBridgeGorgeVie
     own = players[seat] if seat is not None else None
     result = game_result(state)
     proposal = trade.view(
-        ProposalView, state.proposal, seat, lambda: trades.offer_text(state, state.proposal)
+        ProposalView, state.proposal, seat, lambda proposal: trades.offer_text(state, proposal)
     )
     return IronBridgeGorgeView(
         game=game.info.id,

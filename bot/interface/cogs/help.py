@@ -307,7 +307,7 @@ def command_lines(tree: app_commands.CommandTree) -> dict[str, list[str]]:
     """Every slash command of the tree (subcommands of groups included), one line each, by purpose."""
     groups: dict[str, list[tuple[str, bool]]] = {}
     for top in tree.get_commands(type=discord.AppCommandType.chat_input):
-        for command in _leaves(top):  # type: ignore[arg-type]
+        for command in _leaves(top):
             cog = command.binding
             cog_name = type(cog).__name__ if cog is not None else ""
             heading = PURPOSES.get(cog_name) or (getattr(cog, "qualified_name", "") or "Other commands")

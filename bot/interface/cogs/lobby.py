@@ -18,6 +18,7 @@ from bot.app.timing import TIMEOUT_POLICIES, hours_text
 from bot.interface.permissions import check_channel_permissions, check_thread_permissions
 from bot.interface.reply import Reply
 from bot.interface.table import display_name, is_admin
+from bot.interface.where import channel_id
 from bot.storage.store import GameRecord, GameStatus
 from rules import registry, words
 from rules.core import Result
@@ -61,7 +62,7 @@ class Lobby(
             record = await self.bot.service.new_game(
                 kind=game.strip(),
                 guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+                channel_id=channel_id(interaction),
                 user_id=interaction.user.id,
                 name=display_name(interaction.user),
                 options=parse_options(options or ""),
@@ -86,7 +87,7 @@ class Lobby(
     async def join(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             game, seat = await self.bot.service.join(
-                interaction.channel_id, interaction.user.id, display_name(interaction.user)
+                channel_id(interaction), interaction.user.id, display_name(interaction.user)
             )
             await reply.send(f"🪑 {interaction.user.mention} joined (seat {seat + 1}).", ephemeral=False)
             await self.table.refresh_lobby(game.id)
@@ -94,7 +95,7 @@ class Lobby(
     @app_commands.command(name="leave", description="Leave this channel's lobby before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
-            game = await self.bot.service.leave(interaction.channel_id, interaction.user.id)
+            game = await self.bot.service.leave(channel_id(interaction), interaction.user.id)
             await reply.send(f"👋 {interaction.user.mention} left the lobby.", ephemeral=False)
             await self.table.refresh_lobby(game.id)
 
@@ -107,7 +108,7 @@ class Lobby(
     async def status(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             service = self.bot.service
-            game = await service.latest_game_in(interaction.channel_id)
+            game = await service.latest_game_in(channel_id(interaction))
             if game is None:
                 raise UserError("No game has been played in this channel yet. Start one with `/game new`.")
             info = service.rules_for(game.kind).info
@@ -140,7 +141,7 @@ class Lobby(
     async def abandon(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
             game, done, missing = await self.bot.service.abandon(
-                interaction.channel_id,
+                channel_id(interaction),
                 interaction.user.id,
                 is_admin=is_admin(interaction),
                 name=display_name(interaction.user),
@@ -182,7 +183,7 @@ class Lobby(
     ) -> None:
         async with Reply(interaction) as reply:
             game, clock = await self.bot.service.set_table_clock(
-                interaction.channel_id,
+                channel_id(interaction),
                 interaction.user.id,
                 is_admin=is_admin(interaction),
                 reminder_hours=reminder_hours,
@@ -212,7 +213,7 @@ class Lobby(
     async def posts(self, interaction: discord.Interaction, style: Literal["compact", "every_move"]) -> None:
         async with Reply(interaction) as reply:
             await self.bot.service.set_table_clock(
-                interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction), posts=style
+                channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction), posts=style
             )
             said = (
                 "one post per handoff, edited in place while a player goes on acting"
@@ -227,7 +228,7 @@ class Lobby(
     @app_commands.describe(on="true to go on vacation, false to come back")
     async def vacation(self, interaction: discord.Interaction, on: bool = True) -> None:
         async with Reply(interaction) as reply:
-            game = await self.bot.service.set_vacation(interaction.channel_id, interaction.user.id, on)
+            game = await self.bot.service.set_vacation(channel_id(interaction), interaction.user.id, on)
             self.table.spawn(self.bot.calendar.sync(game.id), f"calendar-{game.id}")
             text = (
                 f"🏖️ {interaction.user.mention} is on vacation: no reminders or deadline for them until they are back."
@@ -252,7 +253,7 @@ class Lobby(
         self, interaction: discord.Interaction, mode: Literal["dm", "thread", "off"] = "dm"
     ) -> None:
         async with Reply(interaction) as reply:
-            game = await self.bot.service.open_game(interaction.channel_id)
+            game = await self.bot.service.open_game(channel_id(interaction))
             if mode == "thread":
                 check_thread_permissions(interaction)
             await self.bot.service.set_follower(game.id, interaction.user.id, None if mode == "off" else mode)
@@ -276,7 +277,7 @@ class Lobby(
         async with Reply(interaction) as reply:
             self.table.paced(interaction.user.id)  # the whole log, read and written out
             service = self.bot.service
-            game = await service.latest_game_in(interaction.channel_id)
+            game = await service.latest_game_in(channel_id(interaction))
             if game is None:
                 raise UserError("No game has been played in this channel yet.")
             text = await self.bot.service.history_text(game)
@@ -290,7 +291,7 @@ class Lobby(
     @app_commands.describe(game_id="Which of this channel's games (default: the latest)")
     async def export(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         async with Reply(interaction) as reply:
-            saved = await self.bot.service.export(interaction.channel_id, interaction.user.id, game_id)
+            saved = await self.bot.service.export(channel_id(interaction), interaction.user.id, game_id)
             key = f"export:{saved.game.version}"
             if saved.data is None:
                 await self.table.open_vote(
@@ -320,7 +321,7 @@ class Lobby(
         async with Reply(interaction) as reply:
             user_id = interaction.user.id
             self.table.paced(user_id)
-            game, views, captions = await self.bot.service.replay_frames(interaction.channel_id, game_id)
+            game, views, captions = await self.bot.service.replay_frames(channel_id(interaction), game_id)
             kept = await self._replay_kept(interaction, game)
             if not interaction.response.is_done():  # seconds of drawing: say so while it is drawn
                 await interaction.response.defer(thinking=True, ephemeral=kept is not None)
@@ -351,7 +352,7 @@ class Lobby(
                 raise UserError(f"That file is {file.size // 1000} kB; a saved game is far smaller.")
             record, _ = await self.bot.service.import_game(
                 guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+                channel_id=channel_id(interaction),
                 user_id=interaction.user.id,
                 name=display_name(interaction.user),
                 raw=await file.read(),
@@ -372,10 +373,10 @@ class Lobby(
     ) -> None:
         async with Reply(interaction) as reply:
             who, seat = await self.bot.service.place(
-                interaction.channel_id, interaction.user.id, player.id, saved_seat
+                channel_id(interaction), interaction.user.id, player.id, saved_seat
             )
             await reply.send(f"🪑 {escape_text(who)} will play {escape_text(seat)}'s seat.", ephemeral=False)
-            game = await self.bot.service.open_game(interaction.channel_id)
+            game = await self.bot.service.open_game(channel_id(interaction))
             await self.table.refresh_lobby(game.id)
 
     @app_commands.command(name="list", description="Games of this channel, this server, or yours")

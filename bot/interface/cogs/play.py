@@ -13,6 +13,7 @@ from bot.app.service import menu_digest
 from bot.app.text import plain_text
 from bot.interface.reply import Reply
 from bot.interface.typed import suggestions
+from bot.interface.where import channel_id
 from renderer.registry import overlays_for
 
 if TYPE_CHECKING:
@@ -35,13 +36,13 @@ class Play(commands.Cog):
     @app_commands.describe(move="Start typing: the list shows only your legal moves")
     async def play(self, interaction: discord.Interaction, move: app_commands.Range[str, 1, 100]) -> None:
         async with Reply(interaction) as reply:
-            game = await self.bot.service.active_game(interaction.channel_id)
+            game = await self.bot.service.active_game(channel_id(interaction))
             await self.bot.table.play_move(reply, game, text=move)
 
     @play.autocomplete("move")
     async def _moves(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         service = self.bot.service
-        game = await service.open_game_in(interaction.channel_id)
+        game = await service.open_game_in(channel_id(interaction))
         if game is None or game.state is None:
             return []
         seat = await service.seat_of(game, interaction.user.id)
@@ -69,7 +70,7 @@ class Play(commands.Cog):
         target: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         async with Reply(interaction) as reply:
-            game = await self._shown_game(interaction.channel_id)
+            game = await self._shown_game(channel_id(interaction))
             await self.bot.table.board(reply, game, public=public, section=section, target=target)
 
     @board.autocomplete("section")
@@ -77,7 +78,7 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         service = self.bot.service
-        game = await service.latest_game_in(interaction.channel_id)
+        game = await service.latest_game_in(channel_id(interaction))
         if game is None:
             return []
         return [
@@ -90,7 +91,7 @@ class Play(commands.Cog):
     @app_commands.command(name="hand", description="See your private cards and view (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
-            game = await self.bot.service.active_game(interaction.channel_id)
+            game = await self.bot.service.active_game(channel_id(interaction))
             await self.bot.table.hand(reply, game)
 
     @app_commands.guild_only()
@@ -98,7 +99,7 @@ class Play(commands.Cog):
     @app_commands.describe(lines="How many lines (default 15)")
     async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = 15) -> None:
         async with Reply(interaction) as reply:
-            game = await self._shown_game(interaction.channel_id)
+            game = await self._shown_game(channel_id(interaction))
             await reply.send(await self.bot.table.log_text(game, lines))
 
     async def _shown_game(self, channel_id: int):  # noqa: ANN202

@@ -27,6 +27,7 @@ from bot.interface.calendar import MISSING_PERMISSION, can_manage_events
 from bot.interface.permissions import permission_report
 from bot.interface.reply import Reply
 from bot.interface.table import display_name
+from bot.interface.where import channel_id, guild_id
 from rules import registry, words
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class SlowPlay(commands.Cog):
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
         async with Reply(interaction) as reply:
-            await self.bot.table.undo_in_channel(reply, interaction.channel_id)
+            await self.bot.table.undo_in_channel(reply, channel_id(interaction))
 
     @app_commands.command(name="mygames", description="Your games, on every server, where it is your move")
     async def mygames(self, interaction: discord.Interaction) -> None:
@@ -77,9 +78,9 @@ class SlowPlay(commands.Cog):
         async with Reply(interaction) as reply:
             self.bot.table.paced(interaction.user.id)
             # The last game started here, over or not: a player back after the end catches up on it too.
-            game = await self.bot.service.latest_game_in(interaction.channel_id)
+            game = await self.bot.service.latest_game_in(channel_id(interaction))
             if game is None or game.state is None:
-                game = await self.bot.service.active_game(interaction.channel_id)  # its refusal says why
+                game = await self.bot.service.active_game(channel_id(interaction))  # its refusal says why
             last, move, lines = await self.bot.service.since_last_turn(game, interaction.user.id)
             since = f"your last move was move {move}" if last else "since the start"
             body = "\n".join(f"• {escape_text(line)}" for line in lines[-30:]) or "Nothing has happened."
@@ -158,7 +159,7 @@ class SlowPlay(commands.Cog):
     async def _leaderboard_games(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._games(interaction, current)
+        return _game_choices(current)
 
     # ---- /me ---------------------------------------------------------------------------------
     @me.command(name="quiet", description="Hours when reminders must not ping you (your local time)")
@@ -231,7 +232,7 @@ class SlowPlay(commands.Cog):
         current = await service.guild_settings(interaction.guild_id)
         updated = current.model_copy(update=changes)
         GuildSettings.model_validate(updated.model_dump())
-        await service.set_guild_settings(interaction.guild_id, updated.model_dump())
+        await service.set_guild_settings(guild_id(interaction), updated.model_dump())
         await reply.send(_describe(updated) + (f"\n{note}" if note else ""))
         return updated
 
@@ -277,11 +278,11 @@ class SlowPlay(commands.Cog):
             if enabled and not can_manage_events(interaction):
                 note = f"⚠️ {MISSING_PERMISSION} Grant it to my role; until then the calendar stays empty."
             await self._change(interaction, reply, note=note, calendar=enabled)
-            await calendar.reset(interaction.guild_id)
+            await calendar.reset(guild_id(interaction))
             if enabled and not note:
-                self.bot.table.spawn(calendar.fill_guild(interaction.guild_id), "calendar-fill")
+                self.bot.table.spawn(calendar.fill_guild(guild_id(interaction)), "calendar-fill")
             elif not enabled:
-                self.bot.table.spawn(calendar.clear_guild(interaction.guild_id), "calendar-clear")
+                self.bot.table.spawn(calendar.clear_guild(guild_id(interaction)), "calendar-clear")
 
     @settings.command(name="game", description="Turn a game on or off for this server")
     async def settings_game(self, interaction: discord.Interaction, game: str, enabled: bool) -> None:
@@ -294,11 +295,7 @@ class SlowPlay(commands.Cog):
 
     @settings_game.autocomplete("game")
     async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=g.info.name, value=g.info.id)
-            for g in registry.all_games()
-            if current.lower() in g.info.name.lower()
-        ][:25]
+        return _game_choices(current)
 
     @settings.command(name="channel", description="Allow games only in some channels (none = everywhere)")
     @app_commands.describe(
@@ -328,6 +325,15 @@ def _game_name(kind: str) -> str:
         return registry.get(kind).info.name
     except KeyError:
         return kind
+
+
+def _game_choices(current: str) -> list[app_commands.Choice[str]]:
+    """The games whose name holds what was typed, for the `game` options' autocompletes."""
+    return [
+        app_commands.Choice(name=g.info.name, value=g.info.id)
+        for g in registry.all_games()
+        if current.lower() in g.info.name.lower()
+    ][:25]
 
 
 def _describe(settings: GuildSettings) -> str:

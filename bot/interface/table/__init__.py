@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.app.service import GameService
+from bot.interface.ports import Host
 from bot.interface.reply import Reply
 from bot.interface.table.base import MAX_CONTENT, display_name, is_admin, unknown_button
 from bot.interface.table.boards import Boards
@@ -19,6 +21,7 @@ from bot.interface.table.lobby import LobbyReplies
 from bot.interface.table.moves import MoveReplies
 from bot.interface.table.slowplay import SlowPlay
 from bot.interface.table.votes import Votes
+from bot.interface.trading import TradeDesk
 
 __all__ = ["MAX_CONTENT", "Table", "display_name", "is_admin"]
 
@@ -30,6 +33,10 @@ def _page(menu: str | None) -> int:
 
 class Table(MoveReplies, Boards, LobbyReplies, Votes, SlowPlay):
     """The table's Discord side: every button of a game lands here and goes to the part it belongs to."""
+
+    def __init__(self, bot: Host, service: GameService) -> None:
+        super().__init__(bot, service)
+        self.trades = TradeDesk(self)
 
     # ---- components ------------------------------------------------------------------------
     async def on_button(

@@ -9,7 +9,7 @@ import asyncio
 import hashlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -39,13 +39,15 @@ MAX_CONTENT = 1900
 class TableBase:
     """The state the parts of `Table` share, and the helpers they all use."""
 
+    trades: TradeDesk
+    """Made by `Table`, the whole table the desk's `TablePort` asks for (it plays the agreed trades)."""
+
     def __init__(self, bot: Host, service: GameService) -> None:
         self.bot = bot
         self.service = service
         self._background: set[asyncio.Task[Any]] = set()
         self.workers = WorkerPool(bot.settings.render_processes)
         self.painter = Painter(self.workers)
-        self.trades = TradeDesk(self)
         self.limits: Limits = bot.limits
 
     # ---- limits (bot.app.limits) ---------------------------------------------------------------
@@ -182,7 +184,7 @@ class TableBase:
         return len(games)
 
     # ---- helpers ------------------------------------------------------------------------------
-    async def _picture(self, view: View, filename: str, events: list[Event] = ()) -> discord.File:
+    async def _picture(self, view: View, filename: str, events: Sequence[Event] = ()) -> discord.File:
         """The view's picture, with alt text from the same view and the move's public lines only."""
         png = await self.painter.png(view)
         said = " ".join(event.text for event in events if event.text)
@@ -197,7 +199,7 @@ class TableBase:
             except discord.HTTPException:
                 log.warning("channel %s is gone", channel_id)
                 return None
-        return channel  # type: ignore[return-value]
+        return channel
 
     async def _game(self, game_id: int) -> GameRecord:
         game = await self.service.game(game_id)
@@ -256,7 +258,7 @@ def _minutes(seconds: float) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
-def channel_notice(game: GameRecord, text: str, *, ping: list[int] = ()) -> Delivery:  # type: ignore[assignment]
+def channel_notice(game: GameRecord, text: str, *, ping: Sequence[int] = ()) -> Delivery:
     """A plain line in the game's channel, delivered through the outbox; only `ping` is pinged."""
     return notice(game, clip_content(text), ping=ping)
 

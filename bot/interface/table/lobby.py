@@ -80,7 +80,11 @@ class LobbyReplies(TableBase):
             return
         content, view = await self.lobby_message(game)
         try:
-            await channel.get_partial_message(stored[1]).edit(content=content, view=view)  # type: ignore[attr-defined]
+            await (
+                self.bot.get_partial_messageable(stored[0])
+                .get_partial_message(stored[1])
+                .edit(content=content, view=view)
+            )
         except discord.HTTPException:
             log.info("lobby message of game %s could not be refreshed", game_id)
 
@@ -93,10 +97,14 @@ class LobbyReplies(TableBase):
         content, _ = await self.lobby_message(game)
         first_lines = content.split("\n")[:3]
         try:
-            await channel.get_partial_message(stored[1]).edit(  # type: ignore[attr-defined]
-                content="\n".join([*first_lines, note]),
-                view=None,
-                allowed_mentions=discord.AllowedMentions.none(),
+            await (
+                self.bot.get_partial_messageable(game.channel_id)
+                .get_partial_message(stored[1])
+                .edit(
+                    content="\n".join([*first_lines, note]),
+                    view=None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             )
         except discord.HTTPException:
             log.info("lobby message of game %s could not be closed", game.id)

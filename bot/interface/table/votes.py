@@ -27,6 +27,7 @@ from bot.interface.table.base import (
     is_admin,
     vote_buttons,
 )
+from bot.interface.where import channel_id
 from bot.storage.store import GameRecord
 from rules import words
 
@@ -128,7 +129,7 @@ class Votes(TableBase):
     async def request_replace(self, reply: Reply, old: discord.abc.User, new: discord.abc.User) -> None:
         interaction = reply.interaction
         game, done, missing = await self.service.replace_request(
-            interaction.channel_id,
+            channel_id(interaction),
             interaction.user.id,
             old.id,
             new.id,
@@ -204,10 +205,10 @@ class Votes(TableBase):
             else:
                 await reply.send(f"🗳️ Counted: you agree. {awaited}")
                 return
-        message = await reply.send(f"{request} {awaited}", ephemeral=False, keep=True)
-        if message is not None:
+        posted = await reply.send(f"{request} {awaited}", ephemeral=False, keep=True)
+        if posted is not None:
             await self.service.remember_message(
-                game.id, f"vote:{key}", message.channel.id, message.id, game.version
+                game.id, f"vote:{key}", posted.channel.id, posted.id, game.version
             )
 
     async def close_vote(self, game: GameRecord, key: str, outcome: str) -> int | None:

@@ -121,6 +121,7 @@ def upgrade_choices(state: State, seat: Seat) -> list[Choice]:
                 if price is None and target in cat.buildings:
                     price = prices[target] = cost(state, seat, cat.buildings[target].cost, target, discount)
                 if upgrade_problem(state, seat, spot, target, discount, price) is None:
+                    assert price is not None, "upgrade_problem accepts only a known building, priced above"
                     spec = cat.buildings[target]
                     choices.append(
                         built_choice(

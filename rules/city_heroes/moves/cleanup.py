@@ -202,6 +202,7 @@ def _prestige_influence(run: _Bonuses, spot: Tile, slot: str, spec: BuildingSpec
 
 def _neighbours(run: _Bonuses, spot: Tile, slot: str, spec: BuildingSpec) -> None:
     seat = spot.owner
+    assert seat is not None, "the slot bonuses are given for owned tiles only"
     if not spec.neighbour_influence:
         return
     state = run.state
@@ -212,8 +213,8 @@ def _neighbours(run: _Bonuses, spot: Tile, slot: str, spec: BuildingSpec) -> Non
     }
     if owners:
         gain = spec.neighbour_influence * len(owners)
-        state.players[seat].influence += gain  # type: ignore[index]
-        run.lines[seat].append(f"{spec.name} T{spot.id}: +{gain} influence from neighbours")  # type: ignore[index]
+        state.players[seat].influence += gain
+        run.lines[seat].append(f"{spec.name} T{spot.id}: +{gain} influence from neighbours")
 
 
 def _production(run: _Bonuses, spot: Tile, slot: str, spec: BuildingSpec) -> None:
@@ -326,8 +327,8 @@ def festival(state: State, grounds: Tile, seen: set[int], lines: Lines) -> None:
         seen.add(tile_id)
         if spot.owner == seat:
             ducats += pay_ducats(state, seat, 2)
-        elif give(state, seat, FESTIVAL_GOODS[spot.building], 1):  # type: ignore[index]
-            copies.append(FESTIVAL_GOODS[spot.building])  # type: ignore[index]
+        elif give(state, seat, FESTIVAL_GOODS[spot.building], 1):
+            copies.append(FESTIVAL_GOODS[spot.building])
     if ducats or copies:
         extra = f", {', '.join(copies)}" if copies else ""
         lines[seat].append(f"Festival Grounds T{grounds.id}: {words.count(ducats, 'ducat')}{extra}")

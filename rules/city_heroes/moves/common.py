@@ -4,8 +4,9 @@ discounts, costs and payments."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import TypeVar
 
 from rules import words
 from rules.city_heroes import board
@@ -15,6 +16,8 @@ from rules.core import RuleError, Seat
 
 State = CityHeroesState
 Counts = dict[Seat | None, Counter[str]]
+Key = TypeVar("Key", bound=str)
+"""The keys of a read-only count: any str, or a data file's narrower set of names (`CostKey`, `Good`)."""
 
 _NONE: Counter[str] = Counter()
 """The counts of a seat without buildings (only read: a Counter's missing keys read 0 without being stored)."""
@@ -33,7 +36,7 @@ def counted(state: State) -> Iterator[None]:
         _memo[0] = None
 
 
-def goods_text(items: dict[str, int]) -> str:
+def goods_text(items: Mapping[Key, int]) -> str:
     parts = [f"{words.count(count, name)}" for name, count in items.items() if count]
     return ", ".join(parts) or "nothing"
 
@@ -131,13 +134,13 @@ def discounts(state: State, seat: Seat) -> dict[str, int]:
 def cost(
     state: State,
     seat: Seat,
-    base: dict[str, int],
+    base: Mapping[Key, int],
     target: str | None = None,
     discount: dict[str, int] | None = None,
 ) -> dict[str, int]:
     """A building's or public work stage's cost after the Workshop, Carpenter and Stonemason
     discounts (and the Biblioteka's 3 ducats off colleges and universities)."""
-    total = dict(base)
+    total: dict[str, int] = dict(base.items())
     for key, off in (discount if discount is not None else discounts(state, seat)).items():
         if key in total:
             total[key] = max(0, total[key] - off)
@@ -171,7 +174,7 @@ def pay(state: State, seat: Seat, price: dict[str, int]) -> None:
             state.bank[key] += need
 
 
-def cost_text(price: dict[str, int]) -> str:
+def cost_text(price: Mapping[Key, int]) -> str:
     return ", ".join(f"{words.count(count, key)}" for key, count in price.items()) or "nothing"
 
 

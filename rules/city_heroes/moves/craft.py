@@ -18,9 +18,9 @@ def craft_count(state: State, seat: Seat, good: str) -> tuple[int, dict[str, int
         return f"{good} cannot be crafted."
     if recipe.needs and not any(has(state, seat, need) for need in recipe.needs):
         return f"Crafting {good} needs {words.a(words.listed((name(need) for need in recipe.needs), 'or'))}."
-    needed: dict[str, int] = dict(recipe.input)
+    needed: dict[str, int] = dict(recipe.input.items())
     if recipe.guild and recipe.guild_input and has(state, seat, recipe.guild):
-        needed = dict(recipe.guild_input)
+        needed = dict(recipe.guild_input.items())
     player = state.players[seat]
     most = min(player.stock[key] // count for key, count in needed.items())
     most = min(most, state.bank[good])
@@ -106,9 +106,9 @@ def apply_produce(state: State, seat: Seat, action: Produce, events: list[Event]
             f"{words.a(name(spot.building), start=True)} makes {words.listed(made, 'or', 'nothing')}."
         )
     spot.mode = mode
-    made = next(p for p in rules_catalogue().buildings[spot.building].produces if p.mode == mode)
+    chosen = next(p for p in rules_catalogue().buildings[spot.building].produces if p.mode == mode)
     events.append(
         Event(
-            text=f"{player.name}'s {name(spot.building)} on T{spot.id} will make {goods_text(made.output)}."
+            text=f"{player.name}'s {name(spot.building)} on T{spot.id} will make {goods_text(chosen.output)}."
         )
     )

@@ -7,7 +7,7 @@ import functools
 from typing import Any
 
 from rules import words
-from rules.city_heroes.data import NATURALS, RESOURCES, Catalogue, rules_catalogue
+from rules.city_heroes.data import NATURALS, RESOURCES, Catalogue, PriceKind, rules_catalogue
 from rules.city_heroes.moves.common import Counts, counts, has, pay_ducats
 from rules.city_heroes.moves.turn import round_refusal
 from rules.city_heroes.state import BankTrade, CityHeroesState, InfluenceTrade, PlayerState, RivalTrade, Token
@@ -21,7 +21,9 @@ def _bank_prices(cat: Catalogue) -> dict[str, tuple[int, int]]:
     prices = cat.setup.bank_prices
     table = {}
     for resource in RESOURCES:
-        kind = "jewellery" if resource == "jewellery" else "natural" if resource in NATURALS else "good"
+        kind: PriceKind = (
+            "jewellery" if resource == "jewellery" else "natural" if resource in NATURALS else "good"
+        )
         table[resource] = (prices[kind].buy, prices[kind].sell)
     return table
 

@@ -15,11 +15,12 @@ State = CityHeroesState
 
 
 def attack_bonus(state: State, seat: Seat, target: int) -> int:
-    return sum(
-        rules_catalogue().buildings[state.tiles[other - 1].building].attack  # type: ignore[index]
-        for other in adjacent(state, target)
-        if state.tiles[other - 1].owner == seat and state.tiles[other - 1].building
-    )
+    total = 0
+    for other in adjacent(state, target):
+        spot = state.tiles[other - 1]
+        if spot.owner == seat and spot.building:
+            total += rules_catalogue().buildings[spot.building].attack
+    return total
 
 
 def defence(state: State, target: Tile) -> int:
@@ -70,6 +71,7 @@ def pillage_choices(state: State, seat: Seat) -> list[Choice]:
         return []
     choices = []
     for spot, sources in attackable(state, seat):
+        assert spot.owner is not None, "attackable() lists only tiles someone owns"
         bonus = attack_bonus(state, seat, spot.id)
         against = defence(state, spot)
         total = sum(sources.values())
@@ -80,7 +82,7 @@ def pillage_choices(state: State, seat: Seat) -> list[Choice]:
             choices.append(
                 built_choice(
                     key=f"pillage:{spot.id}:{kind}",
-                    label=f"Pillage {state.players[spot.owner].name}'s T{spot.id} with "  # type: ignore[index]
+                    label=f"Pillage {state.players[spot.owner].name}'s T{spot.id} with "
                     f"{words.count(sum(commit.values()), 'weapon')}: attack {attack} vs defence {against}",
                     action={
                         "kind": "pillage",

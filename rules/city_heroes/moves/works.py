@@ -133,7 +133,8 @@ def apply_stage(state: State, seat: Seat, action: Stage, events: list[Event]) ->
     problem = stage_problem(state, seat, spot)
     if problem:
         raise RuleError(problem)
-    spec = rules_catalogue().works[spot.work]  # type: ignore[index]
+    assert spot.work is not None, "stage_problem refuses a tile without a public work"
+    spec = rules_catalogue().works[spot.work]
     pay(state, seat, cost(state, seat, spec.stage))
     spot.stages += 1
     state.acted = "works"

@@ -8,13 +8,16 @@ from functools import lru_cache
 from rules import words
 from rules.city_of_iron import scoring
 from rules.city_of_iron.choices import action_of, fit_key
-from rules.city_of_iron.data import rules_data
+from rules.city_of_iron.data import LandType, rules_data
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import Build, CityState, MoveBuilding, Player, Store
 from rules.core import Choice, Event, RuleError, Seat, built_choice
 
+Site = tuple[str, list[LandType], list[str], int]
+"""(site id, land types, buildings, base capacity): a city or town that can hold buildings."""
 
-def building_sites(state: CityState, player: Player) -> list[tuple[str, list[str], list[str], int]]:
+
+def building_sites(state: CityState, player: Player) -> list[Site]:
     """(site id, land types, buildings, base capacity) for each place the player can build."""
     data = rules_data()
     sites = []
@@ -37,7 +40,7 @@ def building_sites(state: CityState, player: Player) -> list[tuple[str, list[str
     return sites
 
 
-def find_site(state: CityState, player: Player, site_id: str) -> tuple[str, list[str], list[str], int]:
+def find_site(state: CityState, player: Player, site_id: str) -> Site:
     for site in building_sites(state, player):
         if site[0] == site_id:
             return site
@@ -68,9 +71,7 @@ def science_cost(state: CityState, player: Player, uid: str, owned: set[str] | N
     return 0 if kind.name in owned else kind.science
 
 
-def _build_options(
-    player: Player, uid: str, sites: list[tuple[str, list[str], list[str], int]], science: int
-) -> list[tuple[str, str | None]]:
+def _build_options(player: Player, uid: str, sites: list[Site], science: int) -> list[tuple[str, str | None]]:
     """(site, demolished building) pairs where the player may build this card now."""
     kind = building(uid)
     if kind.coins > player.coins or science > player.science:
@@ -118,7 +119,7 @@ def build_choices(state: CityState, seat: Seat) -> list[Choice]:
     player = state.players[seat]
     choices: list[Choice] = []
     seen: set[tuple[str, str]] = set()
-    sites: list[tuple[str, list[str], list[str], int]] | None = None
+    sites: list[Site] | None = None
     names: dict[str, str] = {}
     owned: set[str] | None = None
     for source, uid in [("row", uid) for uid in state.row if uid] + [

@@ -21,7 +21,8 @@ from rules.core import Choice, Event, RuleError, Seat, built_choice
 def _overridden(card_id: str, nation: str) -> CardAction | None:
     """A card's action with its nation's changes (Cresarians: the Scholar pays 0 coins)."""
     action = rules_data().cards[card_id].action
-    override = rules_data().nations[nation].action_overrides.get(card_id)
+    # The data file names int fields of CardAction (checked when it loads), which mypy cannot see.
+    override: dict[str, Any] | None = rules_data().nations[nation].action_overrides.get(card_id)
     return dataclasses.replace(action, **override) if (action and override) else action
 
 

@@ -84,7 +84,7 @@ def orderable(action: dict[str, Any]) -> bool:
     """Whether the order of a card action's or attack's discards can change a pile (asked of every
     actions menu's card moves until one says yes: kept cheap)."""
     if action["kind"] == "play":
-        payers = action.get("payers")
+        payers = action.get("payers") or ()
         return bool(payers) and _orderable((action["card"], *payers))
     distance = action.get("distance")
     attackers = action["attackers"]

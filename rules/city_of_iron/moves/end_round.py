@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules import words
 from rules.city_of_iron import scoring
 from rules.city_of_iron.choices import action_of, card_names
-from rules.city_of_iron.data import rules_data
+from rules.city_of_iron.data import deck_letter, rules_data
 from rules.city_of_iron.moves.cards import draw_cards
 from rules.city_of_iron.scoring import building, town
 from rules.city_of_iron.state import ChooseGood, CityState, Player
@@ -74,7 +74,7 @@ def refill(state: CityState, events: list[Event]) -> list[str]:
         if uid.startswith("score-"):
             state.score_area.append(uid)
             drawn_scores.append(uid)
-            letter = uid[-1]
+            letter = deck_letter(uid)
             events.append(Event(text=f"{rules_data().board.score_cards[letter]} drawn.", reveals=True))
             if letter == "C":
                 state.last_round = True
@@ -115,7 +115,7 @@ def award_scoring(state: CityState, events: list[Event], score: str) -> None:
     number = state.scorings + 1
     events.append(
         Event(
-            text=f"Scoring {number} ({rules_data().board.score_cards[score[-1]]}): {', '.join(parts)}.",
+            text=f"Scoring {number} ({rules_data().board.score_cards[deck_letter(score)]}): {', '.join(parts)}.",
             urgent=True,
         )
     )
@@ -184,5 +184,5 @@ def score_due(state: CityState, events: list[Event]) -> None:
     for due in state.score_due:
         award_scoring(state, events, due)
         state.scorings += 1
-        if rules_data().board.score_science[due[-1]]:
+        if rules_data().board.score_science[deck_letter(due)]:
             state.scored_now = True

@@ -38,6 +38,7 @@ from rules.iron_and_brass.state import (
     CombatRecord,
     Concentrate,
     Defend,
+    Outcome,
     Piece,
     PlayerState,
     square_name,
@@ -320,7 +321,9 @@ def defend(state: State, seat: Seat, action: Defend, events: list[Event]) -> Non
 
 
 # ---- the dice ------------------------------------------------------------------------------------
-def _outcome(state: State, target: Piece, attack_sum: int, defence_sum: int) -> tuple[str, list[Piece], str]:
+def _outcome(
+    state: State, target: Piece, attack_sum: int, defence_sum: int
+) -> tuple[Outcome, list[Piece], str]:
     """ATTACKING 3: (outcome, pieces destroyed, the event's ending) of the two sums; disables the target."""
     target_name = spec(target).name
     if attack_sum > 2 * defence_sum:

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from rules import words
 from rules.core import Event, Seat
 from rules.iron_bridge_gorge.data import Catalogue, rules_catalogue
-from rules.iron_bridge_gorge.state import IronBridgeGorgeState
+from rules.iron_bridge_gorge.state import EventId, InnovationId, IronBridgeGorgeState
 
 State = IronBridgeGorgeState
 
 CHARCOAL = "charcoal-maker"
 COKE = "coke-maker"
 
-EVENTS: dict[str, tuple[str, str]] = {
+EVENTS: dict[EventId, tuple[str, str]] = {
     "nothing": ("Nothing", "Nothing noteworthy occurs this Round"),
     "worker-shortage": ("Worker Shortage", "All Revenues reduced by half this Round"),
     "drought": ("Drought or Freeze", "Water Power Reduced; Blast Furnace generates no Revenue"),
@@ -30,15 +30,15 @@ EVENTS: dict[str, tuple[str, str]] = {
     "innovation": ("Innovation", "Roll on Innovation Table"),
 }
 """EVENT TABLE, by die roll 1-6 in this order."""
-EVENT_BY_ROLL: tuple[str, ...] = tuple(EVENTS)
+EVENT_BY_ROLL: tuple[EventId, ...] = tuple(EVENTS)
 
-INNOVATIONS: dict[str, tuple[str, str]] = {
+INNOVATIONS: dict[InnovationId, tuple[str, str]] = {
     "steam-pumping-engines": ("Steam Pumping Engines", "Iron Mines +1 Revenue; Ignore Flooding Events"),
     "reverberatory-furnace": ("Reverberatory Furnace", "Works requiring Charcoal can now use Coke instead"),
     "long-wall-mining": ("Long Wall Mining", "Iron Mines +1 Revenue"),
 }
 """INNOVATION TABLE: 1-2, 3-4, 5-6."""
-INNOVATION_BY_ROLL: tuple[str, ...] = (
+INNOVATION_BY_ROLL: tuple[InnovationId, ...] = (
     "steam-pumping-engines",
     "steam-pumping-engines",
     "reverberatory-furnace",
@@ -145,20 +145,20 @@ def revenue_report(
 def roll_event(state: State, events: list[Event]) -> None:
     """EVENT STEP: 'Roll 1D6 once on the Event Table.' An Innovation rolls again on its own table."""
     roll = state.rng.die()
-    state.event = EVENT_BY_ROLL[roll - 1]  # type: ignore[assignment]
+    state.event = EVENT_BY_ROLL[roll - 1]
     state.innovation_roll = None
     name, note = EVENTS[state.event]
     text = f"Event roll {roll}: {name}"
     if state.event == "innovation":
         roll = state.rng.die()
         innovation = INNOVATION_BY_ROLL[roll - 1]
-        state.innovation_roll = innovation  # type: ignore[assignment]
+        state.innovation_roll = innovation
         title = INNOVATIONS[innovation][0]
         if innovation in state.innovations:
             # 'If you reroll an Innovation already in existence, nothing happens.'
             text += f"; innovation roll {roll}: {title} is already in use, nothing happens."
         else:
-            state.innovations.append(innovation)  # type: ignore[arg-type]
+            state.innovations.append(innovation)
             text += (
                 f"; innovation roll {roll}: {title} ({INNOVATIONS[innovation][1]}) for the rest of the game."
             )
