@@ -28,11 +28,15 @@ def frames(
     captions = [f"{rules.info.name}: the start"]
     pending: list[str] = []
     waiting = rules.to_act(states[0])
+    # Alone at the table, the seat to act never changes: a frame per turn of theirs instead.
+    solo = len(views[0].players) == 1
+    turn = rules.turn_key(states[0]) if solo else None
     for number in range(1, total + 1):
         pending.extend(events[number - 1])
         after = states[number]
         waited, waiting = waiting, rules.to_act(after)
-        if number < total and waiting == waited:
+        turned, turn = turn, rules.turn_key(after) if solo else None
+        if number < total and waiting == waited and turn == turned:
             continue
         views.append(rules.view(after, None))
         captions.append(_caption(number, total, pending, finished=rules.result(after) is not None))
@@ -41,16 +45,18 @@ def frames(
 
 
 def _caption(number: int, total: int, texts: Sequence[str], *, finished: bool) -> str:
-    """What happened since the previous frame, in whole sentences: those past `CAPTION_CHARS` are left
-    out (the picture shows as many as its caption's lines hold), never cut in the middle."""
+    """What happened since the previous frame, in whole sentences, never cut in the middle: when they
+    do not all fit `CAPTION_CHARS`, the latest are kept (they led to the board this frame shows; the
+    last frame's are how the game ended), after "…" for those left out."""
     head = f"Move {number}/{total}" + (" · game over" if finished else "")
     body = " ".join(text.strip() for text in texts if text.strip())
     caption = f"{head}: {body}" if body else head
     if len(caption) <= CAPTION_CHARS:
         return caption
-    kept = ""
-    for sentence in _SENTENCE.split(caption):
-        if kept and len(kept) + 1 + len(sentence) > CAPTION_CHARS:
+    kept: list[str] = []
+    room = CAPTION_CHARS - len(head) - len(": … ")
+    for sentence in reversed(_SENTENCE.split(body)):
+        if kept and sum(len(s) + 1 for s in kept) + len(sentence) > room:
             break
-        kept = f"{kept} {sentence}" if kept else sentence
-    return kept
+        kept.insert(0, sentence)
+    return f"{head}: … {' '.join(kept)}"

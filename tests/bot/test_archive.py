@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,29 @@ def test_an_iron_and_brass_file_saved_before_issue_41_opens_at_its_position(name
     assert archive.position_hash(rules, states[-1]) != saved.position
     reread = archive.replay(rules, archive.read(again, _rules)[0])[-1]
     assert rules.dump_state(reread) == rules.dump_state(states[-1])
+
+
+def test_a_solo_replay_has_a_frame_per_turn_and_its_captions_keep_the_latest_sentences():
+    """Issue 36's play-through: a solo City Heroes game of 38 moves replayed in 2 frames (the seat to
+    act never changes alone at the table) and the last caption told a turn-2 move. A solo replay has
+    a frame per turn of the player's; a caption too long for its band keeps its latest sentences, the
+    ones that led to the board shown, after "…"."""
+    from bot.app.replay import CAPTION_CHARS
+
+    game = registry.get("city-heroes")
+    states = [game.setup(["alice"], {"turns": 3}, 5)]
+    texts: list[list[str]] = []
+    rng = random.Random(1)
+    while game.result(states[-1]) is None:
+        seat = min(game.to_act(states[-1]))
+        choices = [c for c in game.legal_actions(states[-1], seat) if not c.label.startswith("Offer")]
+        applied = game.apply(states[-1], seat, rng.choice(choices).action)
+        states.append(applied.state)
+        texts.append([event.text for event in applied.events])
+    turns = len({game.turn_key(state) for state in states})
+    views, captions = frames(game, states, texts)
+    assert len(views) >= turns, (len(views), turns)
+    long = [["One sentence here."] * 5 + [f"Sentence {i} of many." for i in range(60)] + ["The very end."]]
+    _, cut = frames(game, [states[0], states[-1]], long)
+    assert len(cut[-1]) <= CAPTION_CHARS and cut[-1].endswith("The very end."), cut[-1]
+    assert ": … " in cut[-1] and "One sentence here." not in cut[-1]

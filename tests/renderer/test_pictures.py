@@ -158,7 +158,7 @@ def _played(game: Game, players: int):  # noqa: ANN202 - (states, public event t
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.info.id)
 def test_the_replay_fits_a_phone_and_ends_on_the_final_picture(game: Game) -> None:
     """Every frame is at most 4:5 with its caption readable at 400 px; a caption shows whole sentences
-    (one too long for its band loses its last sentences, never half of one; only a first sentence
+    (one too long for its band keeps its latest sentences after "…", never half of one; only a first sentence
     longer than the band's most lines is shortened, after a whole word); the last frame is the final
     picture with the end's caption, not a board over a blank half."""
     states, texts = _played(game, game.info.min_players if game.info.min_players > 1 else 1)
