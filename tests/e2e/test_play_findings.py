@@ -15,12 +15,7 @@ async def test_a_gift_offer_reads_for_nothing_not_for_your_nothing(tmp_path):
     """bob is offered 1 coin for nothing: his direct message says so, without "your nothing"."""
     async with world(tmp_path, users=("alice", "bob", "carol")) as w:
         alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
-        table = w.channels["table"]
-        await alice.slash(table, "game new", game="iron-bridge-gorge", seed=11)
-        await bob.slash(table, "game join")
-        await carol.slash(table, "game join")
-        await alice.slash(table, "game start")
-        await w.settle()
+        await open_game(w, "table", alice, [bob, carol], game="iron-bridge-gorge", seed=11)
         await _play_until_trade_phase(w, ["alice", "bob", "carol"], "alice")
 
         menu = await _open_menu(w, alice)
@@ -45,11 +40,7 @@ async def test_the_composer_counts_one_coin_in_words(tmp_path):
     async with world(tmp_path, users=("alice", "bob", "carol")) as w:
         alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
         table = w.channels["table"]
-        await alice.slash(table, "game new", game="iron-bridge-gorge", seed=11)
-        await bob.slash(table, "game join")
-        await carol.slash(table, "game join")
-        await alice.slash(table, "game start")
-        await w.settle()
+        await open_game(w, "table", alice, [bob, carol], game="iron-bridge-gorge", seed=11)
         await _play_until_trade_phase(w, ["alice", "bob", "carol"], "alice")
         game = await w.bot.service.store.latest_game_in(table)
         state = await w.bot.service.state(game)
@@ -134,11 +125,7 @@ async def test_a_bundle_asking_too_much_says_how_much_there_is_in_words(tmp_path
     async with world(tmp_path, users=("alice", "bob", "carol")) as w:
         alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
         table = w.channels["table"]
-        await alice.slash(table, "game new", game="iron-bridge-gorge", seed=11)
-        await bob.slash(table, "game join")
-        await carol.slash(table, "game join")
-        await alice.slash(table, "game start")
-        await w.settle()
+        await open_game(w, "table", alice, [bob, carol], game="iron-bridge-gorge", seed=11)
         await _play_until_trade_phase(w, ["alice", "bob", "carol"], "alice")
         game = await w.bot.service.store.latest_game_in(table)
         state = await w.bot.service.state(game)
@@ -184,11 +171,7 @@ async def test_a_trade_offered_to_a_computer_leaves_no_outdated_withdraw_button(
     'Withdraw the trade offer': the computer has answered before anyone could press it."""
     async with world(tmp_path, users=("alice", "bob")) as w:
         alice, bob = w.users["alice"], w.users["bob"]
-        table = w.channels["table"]
-        await alice.slash(table, "game new", game="iron-bridge-gorge", seed=7, ai=1)
-        await bob.slash(table, "game join")
-        await alice.slash(table, "game start")
-        await w.settle()
+        await open_game(w, "table", alice, [bob], game="iron-bridge-gorge", seed=7, ai=1)
         await _play_until_trade_phase(w, ["alice", "bob"], "alice")
 
         menu = await _open_menu(w, alice)
@@ -254,12 +237,7 @@ async def test_a_computer_seat_choosing_alongside_leaves_the_players_menu(tmp_pa
     end keeps their menu in the confirmation ('Your turn continues'), with no 'answers first' note."""
     async with world(tmp_path, users=("alice", "bob", "carol")) as w:
         alice, bob, carol = (w.users[n] for n in ("alice", "bob", "carol"))
-        table = w.channels["table"]
-        await alice.slash(table, "game new", game="city-of-iron", seed=5, ai=1)
-        await bob.slash(table, "game join")
-        await carol.slash(table, "game join")
-        await alice.slash(table, "game start")
-        await w.settle()
+        await open_game(w, "table", alice, [bob, carol], game="city-of-iron", seed=5, ai=1)
 
         def plain(choices):
             preferred = ("Tax", "Done choosing", "Bid 0")
