@@ -37,11 +37,14 @@ MENTION = re.compile(r"<@!?(\d+)>")
 AWAITED = re.compile(r"\s*(Waiting for|Still to agree)[^\n]*$")
 
 
+def asked(content: str) -> str:
+    """A vote's request as it was asked: its message's first line without who is still awaited."""
+    return AWAITED.sub("", content.split("\n")[0]).rstrip()
+
+
 def closed_text(content: str, outcome: str) -> str:
-    """A decided vote's message: the request as it was asked, without who was still awaited, and the
-    outcome."""
-    request = AWAITED.sub("", content.split("\n")[0]).rstrip()
-    return clip_content(f"{request}\n{outcome}")
+    """A decided vote's message: the request as it was asked, and the outcome."""
+    return clip_content(f"{asked(content)}\n{outcome}")
 
 
 def asker(content: str) -> int | None:
@@ -183,10 +186,10 @@ class Votes(TableBase):
         effort: the vote is counted either way, and the voter is told who is awaited)."""
         if message is None:
             return
-        request = AWAITED.sub("", message.content.split("\n")[0]).rstrip()
         try:
             await message.edit(
-                content=clip_content(f"{request} {awaited}"), allowed_mentions=discord.AllowedMentions.none()
+                content=clip_content(f"{asked(message.content)} {awaited}"),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:
             log.info("a vote's message kept its old list of who is awaited: %s", error)
@@ -198,8 +201,7 @@ class Votes(TableBase):
         if stored is not None:
             try:
                 message = await self.bot.get_partial_messageable(stored[0]).fetch_message(stored[1])
-                text = AWAITED.sub("", message.content.split("\n")[0]).rstrip()
-                await message.edit(content=clip_content(f"{text} {awaited}"))
+                await message.edit(content=clip_content(f"{asked(message.content)} {awaited}"))
             except discord.HTTPException:
                 stored = None  # the message is gone: post the vote again
             else:
