@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.app import announcer, numbering
 from bot.app.autoplay import automated
+from bot.app.base import keep_recent
 from bot.app.metrics import Metrics
 from bot.app.refusals import Refusal, UserError
 from bot.app.table_clock import TableClock
@@ -244,10 +245,7 @@ class MoveActions(TableClock):
             raise await self._lost_race(game, conflict) from None
         self._remember(game.id, version, after)
         self._logged(game.id, version, seat, user_id, action_json, logged, after, game.kind)
-        self._shown[game.id] = table.shown  # the next move's `before` is this `after`
-        self._shown.move_to_end(game.id)
-        while len(self._shown) > self._cache_size:
-            self._shown.popitem(last=False)
+        keep_recent(self._shown, game.id, table.shown, self._cache_size)  # the next move's `before`
         self._count_moves(game.id, version, table.moves)
         self._timers_planned(timers)
         if deliver:

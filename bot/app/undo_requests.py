@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.app.base import keep_recent
 from bot.app.decisions import NOTHING, Decisions, Verdict, already, notice
 from bot.app.history import HistoryReads
 from bot.app.moves import Move
@@ -86,10 +87,7 @@ class UndoRequests(Decisions, HistoryReads):
             grown = replace(grown, state=current[1])  # one copy of the state in memory, not two
         cached = self._turn_logs.get(game.id)
         if cached is None or cached.version <= grown.version:
-            self._turn_logs[game.id] = grown
-            self._turn_logs.move_to_end(game.id)
-            while len(self._turn_logs) > self._cache_size:
-                self._turn_logs.popitem(last=False)
+            keep_recent(self._turn_logs, game.id, grown, self._cache_size)
         return grown
 
     async def undo_request(self, channel_id: int, user_id: int) -> tuple[GameRecord, UndoPlan, list[str]]:
@@ -161,8 +159,7 @@ class UndoRequests(Decisions, HistoryReads):
             del self._turn_logs[game_id]
             return
         move = Logged.made(version, seat, user_id, events)
-        self._turn_logs[game_id] = log.grown(self.rules_for(kind), state, move)
-        self._turn_logs.move_to_end(game_id)
+        keep_recent(self._turn_logs, game_id, log.grown(self.rules_for(kind), state, move), self._cache_size)
 
     async def undo_vote(
         self, game_id: int, user_id: int, version: int, approve: bool
